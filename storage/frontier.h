@@ -1,0 +1,159 @@
+// Frontier: the URL database of Dorosz's model (U, Q, Qc) grouped by site,
+// with per-site politeness, leases and recrawl dates, kept in a Berkeley DB
+// transactional environment.
+//
+// Its API is the frontier's verbs over plain C++ types; it knows nothing of
+// sockets or RESP. Every mutating call is one Berkeley DB transaction: it
+// either happens whole or not at all (an error leaves nothing changed).
+// Commits do not wait for the disk; the caller makes them durable with
+// FlushLog() before acknowledging (group commit), or relies on the fsync
+// policy it chose. All times are milliseconds since the Unix epoch, passed
+// in by the caller so that tests control the clock.
+//
+// Not thread-safe: one event loop owns one Frontier.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "storage/status.h"
+#include "storage/url.h"
+
+namespace frontier {
+
+enum class QueueOrder { kBfs, kPriority };  // G+p+h(K) or p+G+h(K)
+
+struct FrontierOptions {
+  std::string dir = "./data";           // created if missing
+  uint64_t cache_bytes = 256ull << 20;  // Berkeley DB cache
+  int64_t lease_timeout_ms = 300'000;
+  int max_depth = 16;                   // 0 = unlimited
+  SiteScope depth_scope = SiteScope::kDomain;
+  uint64_t site_max_urls = 0;           // 0 = unlimited
+  int64_t politeness_delay_ms = 1000;
+  uint32_t site_max_leases = 1;         // 0 = unlimited
+  SiteScope politeness_scope = SiteScope::kHost;
+  int default_priority = 5000;          // 0 (most urgent) .. 9999
+  QueueOrder order = QueueOrder::kBfs;
+  int max_attempts = 5;
+  size_t max_url_length = 8192;
+  // With true, each commit writes its log records to the OS (not synced);
+  // with false they stay in the log buffer until FlushLog() or a checkpoint.
+  bool write_log_at_commit = false;
+};
+
+enum class UrlState { kQueued, kLeased, kDone, kScheduled, kDead };
+const char* UrlStateName(UrlState state);  // "queued", "leased", ...
+
+// ADD's answer for one URL.
+enum class AddOutcome { kAdded = 1, kKnown = 0, kRefused = -1 };
+
+struct AddOptions {
+  std::optional<int> priority;        // 0..9999; default_priority if unset
+  std::optional<int64_t> recrawl_ms;  // > 0 sets r(K); unset or <= 0: none
+};
+
+struct UrlInfo {
+  std::string url;
+  int depth = 0;
+  int priority = 0;
+  UrlState state = UrlState::kQueued;
+  int attempts = 0;
+  uint64_t backlinks = 0;
+  int64_t recrawl_ms = 0;  // 0 = no recrawl
+  int64_t due_ms = 0;      // lease deadline or scheduled time; 0 if none
+  int64_t last_fetch_ms = 0;
+};
+
+struct FrontierStats {
+  uint64_t urls = 0, queued = 0, leased = 0, done = 0, scheduled = 0,
+           dead = 0, sites = 0, ready_sites = 0;
+  uint64_t added = 0, duplicates = 0, refused = 0, popped = 0, confirmed = 0,
+           failed = 0, expired = 0, recrawled = 0;
+};
+
+// What Tick() did, for logging and for waking blocked poppers.
+struct TickResult {
+  uint64_t expired = 0;    // leases that ran out
+  uint64_t requeued = 0;   // URLs that went back to Q (any reason)
+  bool more_due = false;   // the per-tick bound was hit; call again soon
+};
+
+class Frontier {
+ public:
+  // Opens (creating if needed) the environment in options.dir, running
+  // Berkeley DB recovery first. Fails with IOError if the directory cannot
+  // be used or another process holds it, and with InvalidArgument if the
+  // data was written with an `order` or `politeness-scope` that differs
+  // from options (the layout depends on them).
+  static StatusOr<std::unique_ptr<Frontier>> Open(const FrontierOptions& options);
+
+  virtual ~Frontier() = default;
+
+  // ADD url [ref]. A URL is InvalidArgument if it does not normalise. An
+  // unknown or empty ref gives depth 1.
+  virtual StatusOr<AddOutcome> Add(std::string_view url, std::string_view ref,
+                                   const AddOptions& options, int64_t now_ms) = 0;
+
+  // MADD ref url...: all in one transaction. Each element is the URL's own
+  // outcome or its own InvalidArgument; the call fails as a whole (and
+  // nothing is stored) only on an I/O error or an invalid ref.
+  virtual StatusOr<std::vector<StatusOr<AddOutcome>>> AddMany(
+      std::string_view ref, const std::vector<std::string_view>& urls,
+      int64_t now_ms) = 0;
+
+  // POP COUNT n LEASE ms: up to `count` URLs from ready sites, first in Q
+  // order, each leased until now + lease_ms (lease_ms <= 0: lease_timeout).
+  // Runs Tick(now_ms) first. Returns the normalised URLs (possibly none).
+  virtual StatusOr<std::vector<std::string>> Pop(size_t count, int64_t lease_ms,
+                                                 int64_t now_ms) = 0;
+
+  // True if the URL was known and not done (see docs/commands.md).
+  virtual StatusOr<bool> Confirm(std::string_view url, int64_t now_ms) = 0;
+  // True if the URL was leased. delay_ms > 0 requeues it after that long.
+  virtual StatusOr<bool> Fail(std::string_view url, int64_t delay_ms,
+                              int64_t now_ms) = 0;
+  // True if known. period_ms <= 0 clears the recrawl period.
+  virtual StatusOr<bool> Recrawl(std::string_view url, int64_t period_ms,
+                                 int64_t now_ms) = 0;
+  // Read-only: is the (normalised) URL known?
+  virtual StatusOr<bool> Seen(std::string_view url) = 0;
+  // Read-only: the URL's record, or nullopt if unknown.
+  virtual StatusOr<std::optional<UrlInfo>> Info(std::string_view url) = 0;
+  // Sets the politeness delay of the site that `site` names (a host, a
+  // domain or a URL; mapped through politeness-scope). delay_ms < 0 restores
+  // the default. Persistent.
+  virtual Status SetSiteDelay(std::string_view site, int64_t delay_ms,
+                              int64_t now_ms) = 0;
+
+  // The Qc procedure of sections 2.6/2.7: expired leases and due recrawls
+  // and retries go back to Q; sites whose delay has passed become ready.
+  // Work is bounded per call (TickResult::more_due says there is more).
+  virtual StatusOr<TickResult> Tick(int64_t now_ms) = 0;
+  // True if Pop(now_ms) would return at least one URL (after Tick).
+  virtual bool HasReady(int64_t now_ms) = 0;
+  // The earliest moment something becomes due (a Qc entry or a waiting
+  // site), or nullopt if nothing is pending. For timers; never blocks.
+  virtual std::optional<int64_t> NextWakeMs() const = 0;
+
+  virtual FrontierStats Stats() const = 0;
+  // Approximate bytes of data files on disk (for INFO).
+  virtual uint64_t DataBytes() const = 0;
+
+  // Runtime-tunable settings (CONFIG SET in a later issue).
+  virtual const FrontierOptions& options() const = 0;
+
+  // Writes and fsyncs the transaction log: every commit before this call is
+  // durable when it returns OK.
+  virtual Status FlushLog() = 0;
+  // Checkpoints and removes log files no longer needed for recovery.
+  virtual Status Checkpoint() = 0;
+  // Checkpoints (unless skip_checkpoint) and closes. Idempotent.
+  virtual Status Close(bool skip_checkpoint) = 0;
+};
+
+}  // namespace frontier

@@ -1,0 +1,29 @@
+#include "storage/status.h"
+
+namespace frontier {
+
+std::string Status::ToString() const {
+  const char* prefix = "";
+  switch (code_) {
+    case Code::kOk:
+      return "OK";
+    case Code::kInvalidArgument:
+      prefix = "Invalid argument: ";
+      break;
+    case Code::kNotFound:
+      prefix = "Not found: ";
+      break;
+    case Code::kIOError:
+      prefix = "IO error: ";
+      break;
+    case Code::kCorruption:
+      prefix = "Corruption: ";
+      break;
+    case Code::kBusy:
+      prefix = "Busy: ";
+      break;
+  }
+  return prefix + message_;
+}
+
+}  // namespace frontier
