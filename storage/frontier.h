@@ -101,7 +101,10 @@ class Frontier {
 
   // MADD ref url...: all in one transaction. Each element is the URL's own
   // outcome or its own InvalidArgument; the call fails as a whole (and
-  // nothing is stored) only on an I/O error or an invalid ref.
+  // nothing is stored) only on an I/O error or an invalid non-empty ref.
+  //
+  // InvalidArgument messages are complete sentences for the client:
+  // "invalid URL: <reason>" or "invalid ref URL: <reason>".
   virtual StatusOr<std::vector<StatusOr<AddOutcome>>> AddMany(
       std::string_view ref, const std::vector<std::string_view>& urls,
       int64_t now_ms) = 0;
@@ -146,6 +149,8 @@ class Frontier {
 
   // Runtime-tunable settings (CONFIG SET in a later issue).
   virtual const FrontierOptions& options() const = 0;
+  // How long Open() took, recovery included, in milliseconds (for the log).
+  virtual int64_t open_ms() const = 0;
 
   // Writes and fsyncs the transaction log: every commit before this call is
   // durable when it returns OK.

@@ -8,6 +8,31 @@
 // percent-escape hex digits and decode escapes of unreserved characters,
 // and turn an empty path into "/". Only http and https URLs with a
 // non-empty host are accepted.
+//
+// Decisions beyond RFC 3986:
+// - An empty query ("http://a/?") is kept: RFC 3986 section 6.2.3 says the
+//   delimiter of an empty component must not be removed unless the scheme
+//   allows it, and a server may answer "/?" differently from "/". A query
+//   is otherwise kept byte for byte (parameter order and case included),
+//   apart from the percent-escape rules above.
+// - Userinfo ("user:pass@") is kept as uriparser normalises it (escape hex
+//   upper-cased, nothing else changed): it is part of the authority, and
+//   dropping it would change which credentials a fetcher sends.
+// - Raw non-ASCII bytes (UTF-8) are not RFC 3986. In the path, query and
+//   userinfo they are percent-encoded first, as browsers do:
+//   "http://a/café" becomes "http://a/caf%C3%A9". In the host they are
+//   refused: send the punycode ("xn--") form. A host with escapes that do
+//   not decode to unreserved characters is refused too ("%C3%A9.com"): no
+//   DNS name contains them.
+// - A non-default port loses its leading zeros (":08080" -> ":8080", and
+//   ":080" on http is the default port, so it goes); 0 and values above
+//   65535 are refused, as is an IPvFuture host ("[v1.x]"), which nothing
+//   can fetch.
+// - An IPv6 host is written in its RFC 5952 form, as browsers write it:
+//   "http://[2001:DB8:0::1]:80/" -> "http://[2001:db8::1]/".
+// - Space, NUL, the other control characters and the ASCII characters that
+//   RFC 3986 allows nowhere ('"', '<', '>', '\', '^', '`', '{', '|', '}')
+//   are refused, not escaped, with the offset of the first offending byte.
 #pragma once
 
 #include <cstddef>
@@ -26,8 +51,10 @@ struct NormalizedUrl {
 
 // Parses and normalises `raw`. Returns InvalidArgument with a message that
 // names the problem ("URL is longer than 8192 bytes", "unsupported scheme
-// 'ftp'", "URL has no host", "invalid URL syntax") when the URL is refused.
-// `max_length` applies to the raw input and to the normalised result.
+// 'ftp'", "URL has no host", "invalid URL syntax at offset 7", "empty URL",
+// "invalid port '0': ...", "non-ASCII host: ...") when the URL is refused,
+// and Busy only if uriparser runs out of memory. `max_length` applies to
+// the raw input and to the normalised result. The result borrows nothing.
 StatusOr<NormalizedUrl> NormalizeUrl(std::string_view raw, size_t max_length);
 
 enum class SiteScope { kHost, kDomain };

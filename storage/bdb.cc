@@ -1,0 +1,158 @@
+#include "storage/bdb.h"
+
+#include <string>
+
+namespace frontier::bdb {
+
+namespace {
+Dbt MakeDbt(std::string_view s) {
+  // Berkeley DB never writes through an input Dbt; the cast is safe.
+  return Dbt(const_cast<char*>(s.data()), static_cast<u_int32_t>(s.size()));
+}
+void Assign(const Dbt& dbt, std::string* out) {
+  if (out != nullptr) {
+    out->assign(static_cast<const char*>(dbt.get_data()), dbt.get_size());
+  }
+}
+}  // namespace
+
+Status FromDb(int rc, std::string_view what) {
+  if (rc == 0) return Status::OK();
+  std::string msg(what);
+  msg += ": ";
+  msg += DbEnv::strerror(rc);
+  if (rc == DB_NOTFOUND || rc == DB_KEYEMPTY) return Status::NotFound(msg);
+  if (rc == DB_LOCK_DEADLOCK || rc == DB_LOCK_NOTGRANTED) {
+    return Status::Busy(msg);
+  }
+  if (rc == DB_RUNRECOVERY) {
+    return Status::IOError(msg + " (restart the server to run recovery)");
+  }
+  return Status::IOError(msg);
+}
+
+Status CheckVersion() {
+  int major = 0, minor = 0, patch = 0;
+  DbEnv::version(&major, &minor, &patch);
+  if (major != DB_VERSION_MAJOR || minor != DB_VERSION_MINOR) {
+    return Status::IOError(
+        "Berkeley DB library version " + std::to_string(major) + "." +
+        std::to_string(minor) + " does not match the headers' " +
+        std::to_string(DB_VERSION_MAJOR) + "." +
+        std::to_string(DB_VERSION_MINOR));
+  }
+  return Status::OK();
+}
+
+void EnvDeleter::operator()(DbEnv* env) const {
+  if (env != nullptr) {
+    env->close(0);
+    delete env;
+  }
+}
+
+Database::~Database() { Close(); }
+
+Status Database::Open(DbEnv* env, const char* file, uint32_t page_size) {
+  name_ = file;
+  db_ = std::make_unique<Db>(env, DB_CXX_NO_EXCEPTIONS);
+  if (page_size != 0) {
+    Status s = FromDb(db_->set_pagesize(page_size), name_ + ": set_pagesize");
+    if (!s.ok()) return s;
+  }
+  return FromDb(db_->open(nullptr, file, nullptr, DB_BTREE,
+                          DB_CREATE | DB_AUTO_COMMIT, 0644),
+                "open " + name_);
+}
+
+Status Database::Close() {
+  if (!db_) return Status::OK();
+  int rc = db_->close(0);
+  db_.reset();
+  return FromDb(rc, "close " + name_);
+}
+
+Status Database::Get(DbTxn* txn, std::string_view key, std::string* value) {
+  Dbt k = MakeDbt(key);
+  Dbt v;
+  int rc = db_->get(txn, &k, &v, 0);
+  if (rc == 0) Assign(v, value);
+  return FromDb(rc, name_ + ": get");
+}
+
+Status Database::Put(DbTxn* txn, std::string_view key,
+                     std::string_view value) {
+  Dbt k = MakeDbt(key);
+  Dbt v = MakeDbt(value);
+  return FromDb(db_->put(txn, &k, &v, 0), name_ + ": put");
+}
+
+Status Database::Delete(DbTxn* txn, std::string_view key) {
+  Dbt k = MakeDbt(key);
+  return FromDb(db_->del(txn, &k, 0), name_ + ": delete");
+}
+
+Status Txn::Begin(DbEnv* env) {
+  Abort();
+  return FromDb(env->txn_begin(nullptr, &txn_, 0), "txn_begin");
+}
+
+Status Txn::Commit() {
+  DbTxn* t = txn_;
+  txn_ = nullptr;
+  if (t == nullptr) return Status::IOError("commit: no transaction");
+  // DbTxn::commit frees the handle whatever it returns.
+  return FromDb(t->commit(0), "txn commit");
+}
+
+void Txn::Abort() {
+  if (txn_ != nullptr) {
+    txn_->abort();
+    txn_ = nullptr;
+  }
+}
+
+Cursor::~Cursor() {
+  if (cursor_ != nullptr) cursor_->close();
+}
+
+Status Cursor::Open(Database* db, DbTxn* txn) {
+  return FromDb(db->db()->cursor(txn, &cursor_, 0), "cursor");
+}
+
+Status Cursor::Read(u_int32_t flags, std::string* key, std::string* value) {
+  Dbt k, v;
+  int rc = cursor_->get(&k, &v, flags);
+  if (rc == 0) {
+    Assign(k, key);
+    Assign(v, value);
+  }
+  return FromDb(rc, "cursor get");
+}
+
+Status Cursor::Seek(std::string_view key, std::string* found_key,
+                    std::string* value) {
+  std::string buf(key);  // DB_SET_RANGE writes the found key into the Dbt
+  Dbt k(buf.data(), static_cast<u_int32_t>(buf.size()));
+  Dbt v;
+  int rc = cursor_->get(&k, &v, DB_SET_RANGE);
+  if (rc == 0) {
+    Assign(k, found_key);
+    Assign(v, value);
+  }
+  return FromDb(rc, "cursor seek");
+}
+
+Status Cursor::First(std::string* key, std::string* value) {
+  return Read(DB_FIRST, key, value);
+}
+
+Status Cursor::Next(std::string* key, std::string* value) {
+  return Read(DB_NEXT, key, value);
+}
+
+Status Cursor::DeleteCurrent() {
+  return FromDb(cursor_->del(0), "cursor delete");
+}
+
+}  // namespace frontier::bdb

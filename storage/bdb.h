@@ -1,0 +1,97 @@
+// Thin RAII wrappers over Berkeley DB's C++ API, opened with
+// DB_CXX_NO_EXCEPTIONS: every return code becomes a Status here, so no
+// Berkeley DB exception or error code leaves storage/.
+#pragma once
+
+#include <db_cxx.h>
+
+#include <memory>
+#include <string>
+#include <string_view>
+
+#include "storage/status.h"
+
+namespace frontier::bdb {
+
+// Turns a Berkeley DB return code into a Status naming `what` failed.
+// DB_LOCK_DEADLOCK becomes Busy; DB_RUNRECOVERY and everything else IOError.
+Status FromDb(int rc, std::string_view what);
+
+// Fails unless the library found at run time has the major.minor version of
+// the db_cxx.h this was compiled against.
+Status CheckVersion();
+
+struct EnvDeleter {
+  void operator()(DbEnv* env) const;  // closes, then deletes
+};
+using EnvPtr = std::unique_ptr<DbEnv, EnvDeleter>;
+
+// One database (a file in the environment). Closed on destruction.
+class Database {
+ public:
+  Database() = default;
+  ~Database();
+  Database(const Database&) = delete;
+  Database& operator=(const Database&) = delete;
+
+  // Opens (creating) `file` as a B-tree inside `env`, in its own
+  // transaction. `env` must outlive this object.
+  Status Open(DbEnv* env, const char* file, uint32_t page_size);
+  Status Close();
+
+  // Reads `key` into *value. Returns NotFound if absent.
+  Status Get(DbTxn* txn, std::string_view key, std::string* value);
+  Status Put(DbTxn* txn, std::string_view key, std::string_view value);
+  // Deletes `key`; NotFound if it was absent.
+  Status Delete(DbTxn* txn, std::string_view key);
+
+  Db* db() { return db_.get(); }
+
+ private:
+  std::unique_ptr<Db> db_;
+  std::string name_;
+};
+
+// A transaction that aborts unless Commit() succeeded.
+class Txn {
+ public:
+  Txn() = default;
+  ~Txn() { Abort(); }
+  Txn(Txn&& other) noexcept : txn_(other.txn_) { other.txn_ = nullptr; }
+  Txn& operator=(Txn&&) = delete;
+  Txn(const Txn&) = delete;
+
+  Status Begin(DbEnv* env);
+  // Commits with the environment's sync policy. The handle is spent either
+  // way; on failure the transaction is aborted.
+  Status Commit();
+  void Abort();
+  DbTxn* get() const { return txn_; }
+
+ private:
+  DbTxn* txn_ = nullptr;
+};
+
+// A cursor over one database inside one transaction; closed on destruction.
+// Keys and values it returns are copied into the strings given.
+class Cursor {
+ public:
+  Cursor() = default;
+  ~Cursor();
+  Cursor(const Cursor&) = delete;
+  Cursor& operator=(const Cursor&) = delete;
+
+  Status Open(Database* db, DbTxn* txn);
+  // Positions at the first key >= `key`. NotFound at the end.
+  Status Seek(std::string_view key, std::string* found_key, std::string* value);
+  Status First(std::string* key, std::string* value);
+  Status Next(std::string* key, std::string* value);
+  // Deletes the record under the cursor.
+  Status DeleteCurrent();
+
+ private:
+  Status Read(u_int32_t flags, std::string* key, std::string* value);
+  Dbc* cursor_ = nullptr;
+};
+
+}  // namespace frontier::bdb

@@ -1,0 +1,127 @@
+// FrontierImpl: the Berkeley DB implementation of Frontier (frontier.h).
+// Private to storage/; split over frontier_{open,verbs,timers,records}.cc.
+#pragma once
+
+#include <functional>
+#include <optional>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "storage/bdb.h"
+#include "storage/frontier.h"
+#include "storage/records.h"
+#include "storage/site_scheduler.h"
+
+namespace frontier {
+
+class FrontierImpl final : public Frontier {
+ public:
+  explicit FrontierImpl(const FrontierOptions& options);
+  ~FrontierImpl() override;
+
+  // Opens the environment and databases; called once by Frontier::Open.
+  Status Init();
+
+  StatusOr<AddOutcome> Add(std::string_view url, std::string_view ref,
+                           const AddOptions& options, int64_t now_ms) override;
+  StatusOr<std::vector<StatusOr<AddOutcome>>> AddMany(
+      std::string_view ref, const std::vector<std::string_view>& urls,
+      int64_t now_ms) override;
+  StatusOr<std::vector<std::string>> Pop(size_t count, int64_t lease_ms,
+                                         int64_t now_ms) override;
+  StatusOr<bool> Confirm(std::string_view url, int64_t now_ms) override;
+  StatusOr<bool> Fail(std::string_view url, int64_t delay_ms,
+                      int64_t now_ms) override;
+  StatusOr<bool> Recrawl(std::string_view url, int64_t period_ms,
+                         int64_t now_ms) override;
+  StatusOr<bool> Seen(std::string_view url) override;
+  StatusOr<std::optional<UrlInfo>> Info(std::string_view url) override;
+  Status SetSiteDelay(std::string_view site, int64_t delay_ms,
+                      int64_t now_ms) override;
+  StatusOr<TickResult> Tick(int64_t now_ms) override;
+  bool HasReady(int64_t now_ms) override;
+  std::optional<int64_t> NextWakeMs() const override;
+  FrontierStats Stats() const override;
+  uint64_t DataBytes() const override;
+  const FrontierOptions& options() const override { return opts_; }
+  int64_t open_ms() const override { return open_ms_; }
+  Status FlushLog() override;
+  Status Checkpoint() override;
+  Status Close(bool skip_checkpoint) override;
+
+ private:
+  // A URL as the client gave it, normalised and keyed.
+  struct Resolved {
+    NormalizedUrl norm;
+    UrlKey key;
+  };
+  // What depth a link gets from its ref.
+  struct RefContext {
+    std::string depth_site;     // SiteOf(ref host, depth-scope)
+    std::optional<int> depth;   // the ref's G, if the ref is known
+  };
+
+  // Normalises `url`; InvalidArgument "<what>: <reason>" if refused.
+  StatusOr<Resolved> Resolve(std::string_view url, const char* what) const;
+  Status LoadRefContext(DbTxn* t, const Resolved& ref, RefContext* out);
+
+  // Runs `body` in one transaction and commits it with the counters. On
+  // any failure the transaction aborts and the in-memory state (counters,
+  // scheduler entries of the sites touched) is restored from disk.
+  Status RunWrite(const std::function<Status(DbTxn*)>& body);
+
+  Status AddOne(DbTxn* t, const Resolved& url, const RefContext* ref,
+                const AddOptions& options, int64_t now_ms, AddOutcome* out);
+  Status PopOne(DbTxn* t, int64_t lease_ms, int64_t now_ms,
+                std::vector<std::string>* out, bool* popped);
+  // Applies one due Qc entry (its key already deleted).
+  Status FireTimer(DbTxn* t, const UrlKey& key, int64_t due_ms,
+                   int64_t now_ms, TickResult* result);
+
+  // Record access inside transaction `t`. Load* return NotFound if absent
+  // and Corruption if the bytes do not decode.
+  Status LoadUrl(DbTxn* t, const UrlKey& key, UrlRecord* rec);
+  Status StoreUrl(DbTxn* t, const UrlKey& key, const UrlRecord& rec);
+  Status LoadSite(DbTxn* t, uint64_t site_fp, SiteRecord* rec);
+  Status StoreSite(DbTxn* t, uint64_t site_fp, const SiteRecord& rec);
+  QueuePos PosOf(const UrlRecord& rec, const UrlKey& key) const;
+  Status Enqueue(DbTxn* t, const UrlKey& key, UrlRecord* rec,
+                 SiteRecord* site);
+  Status Dequeue(DbTxn* t, const UrlKey& key, const UrlRecord& rec,
+                 SiteRecord* site);
+  Status AddTimer(DbTxn* t, int64_t due_ms, const UrlKey& key);
+  Status RemoveTimer(DbTxn* t, int64_t due_ms, const UrlKey& key);
+  StatusOr<std::optional<QueuePos>> QueueHead(DbTxn* t, uint64_t site_fp);
+  // Re-derives the site's place in the scheduler from its record.
+  Status PlaceSite(DbTxn* t, uint64_t site_fp, const SiteRecord& site,
+                   int64_t now_ms);
+  // Moves the state counters for a URL leaving `from` and entering `to`.
+  void CountMove(std::optional<StoredState> from,
+                 std::optional<StoredState> to);
+  int64_t DelayOf(const SiteRecord& site) const;
+  bool AtLeaseCap(const SiteRecord& site) const;
+  // Ends a lease held by `rec` (timer entry and the site's lease count).
+  Status EndLease(DbTxn* t, const UrlKey& key, const UrlRecord& rec,
+                  SiteRecord* site);
+
+  Status CheckLayout();
+  Status RebuildScheduler();
+  Status LoadTimerMin(DbTxn* t);
+
+  FrontierOptions opts_;
+  int lock_fd_ = -1;
+  int64_t open_ms_ = 0;
+  bool closed_ = true;
+  bdb::EnvPtr env_;  // declared before the databases: closed after them
+  bdb::Database urls_, queue_, timers_, sites_, meta_;
+  SiteScheduler sched_;
+  FrontierStats stats_;
+  std::set<uint64_t> touched_sites_;  // sites placed during a transaction
+  // A lower bound on the earliest Qc time (exact after each Tick); nullopt
+  // when Qc is empty. Removing an entry leaves it early, which only costs
+  // a Tick that finds nothing.
+  std::optional<int64_t> timer_min_;
+};
+
+}  // namespace frontier

@@ -1,0 +1,251 @@
+// FrontierImpl: opening the environment (with recovery), the layout check,
+// rebuilding the in-memory scheduler, checkpoints and closing.
+#include <fcntl.h>
+#include <sys/file.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <chrono>
+#include <cstring>
+#include <filesystem>
+
+#include "storage/frontier_impl.h"
+
+namespace frontier {
+
+namespace {
+
+constexpr uint32_t kMaxLocks = 200'000;  // a large MADD touches many pages
+constexpr uint32_t kLogBufferBytes = 4u << 20;
+constexpr uint32_t kLogFileBytes = 64u << 20;
+
+std::string LayoutString(const FrontierOptions& o) {
+  return std::string("v1 order=") +
+         (o.order == QueueOrder::kBfs ? "bfs" : "priority") +
+         " politeness-scope=" +
+         (o.politeness_scope == SiteScope::kHost ? "host" : "domain");
+}
+
+int64_t SteadyMs() {
+  return std::chrono::duration_cast<std::chrono::milliseconds>(
+             std::chrono::steady_clock::now().time_since_epoch())
+      .count();
+}
+
+}  // namespace
+
+StatusOr<std::unique_ptr<Frontier>> Frontier::Open(
+    const FrontierOptions& options) {
+  auto impl = std::make_unique<FrontierImpl>(options);
+  Status s = impl->Init();
+  if (!s.ok()) return s;
+  return std::unique_ptr<Frontier>(std::move(impl));
+}
+
+FrontierImpl::~FrontierImpl() { Close(/*skip_checkpoint=*/false); }
+
+Status FrontierImpl::Init() {
+  const int64_t start = SteadyMs();
+  Status s = bdb::CheckVersion();
+  if (!s.ok()) return s;
+
+  std::error_code ec;
+  std::filesystem::create_directories(opts_.dir, ec);
+  if (ec) {
+    return Status::IOError("cannot create dir '" + opts_.dir +
+                           "': " + ec.message());
+  }
+  // One server per directory: Berkeley DB's recovery assumes it is alone.
+  const std::string lock_path = opts_.dir + "/frontierd.lock";
+  lock_fd_ = ::open(lock_path.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+  if (lock_fd_ < 0) {
+    return Status::IOError("cannot open " + lock_path + ": " +
+                           std::strerror(errno));
+  }
+  if (::flock(lock_fd_, LOCK_EX | LOCK_NB) != 0) {
+    ::close(lock_fd_);
+    lock_fd_ = -1;
+    return Status::IOError("dir '" + opts_.dir +
+                           "' is in use by another frontierd process");
+  }
+
+  env_.reset(new DbEnv(DB_CXX_NO_EXCEPTIONS));
+  DbEnv* env = env_.get();
+  env->set_errpfx("frontierd(bdb)");
+  env->set_errfile(stderr);
+  s = bdb::FromDb(
+      env->set_cachesize(static_cast<u_int32_t>(opts_.cache_bytes >> 30),
+                         static_cast<u_int32_t>(opts_.cache_bytes & ((1u << 30) - 1)),
+                         1),
+      "set_cachesize");
+  if (s.ok()) s = bdb::FromDb(env->set_lk_max_locks(kMaxLocks), "set_lk_max_locks");
+  if (s.ok()) s = bdb::FromDb(env->set_lk_max_objects(kMaxLocks), "set_lk_max_objects");
+  if (s.ok()) s = bdb::FromDb(env->set_lg_bsize(kLogBufferBytes), "set_lg_bsize");
+  if (s.ok()) s = bdb::FromDb(env->set_lg_max(kLogFileBytes), "set_lg_max");
+  // Commits never sync by themselves: the server flushes the log once per
+  // event-loop pass (fsync always), once a second (everysec), or leaves
+  // the writes to the OS (no).
+  if (s.ok()) {
+    s = bdb::FromDb(env->set_flags(opts_.write_log_at_commit
+                                       ? DB_TXN_WRITE_NOSYNC
+                                       : DB_TXN_NOSYNC,
+                                   1),
+                    "set_flags");
+  }
+  if (!s.ok()) return s;
+  const u_int32_t flags = DB_CREATE | DB_INIT_LOCK | DB_INIT_LOG |
+                          DB_INIT_MPOOL | DB_INIT_TXN | DB_RECOVER |
+                          DB_PRIVATE;
+  s = bdb::FromDb(env->open(opts_.dir.c_str(), flags, 0644),
+                  "open environment in '" + opts_.dir + "'");
+  if (!s.ok()) return s;
+  closed_ = false;
+
+  s = urls_.Open(env, "urls.db", 8192);
+  if (s.ok()) s = queue_.Open(env, "queue.db", 0);
+  if (s.ok()) s = timers_.Open(env, "timers.db", 0);
+  if (s.ok()) s = sites_.Open(env, "sites.db", 0);
+  if (s.ok()) s = meta_.Open(env, "meta.db", 0);
+  if (s.ok()) s = CheckLayout();
+  if (s.ok()) s = RebuildScheduler();
+  open_ms_ = SteadyMs() - start;
+  return s;
+}
+
+Status FrontierImpl::CheckLayout() {
+  const std::string want = LayoutString(opts_);
+  std::string have;
+  Status s = meta_.Get(nullptr, "layout", &have);
+  if (s.IsNotFound()) {
+    bdb::Txn txn;
+    s = txn.Begin(env_.get());
+    if (s.ok()) s = meta_.Put(txn.get(), "layout", want);
+    if (s.ok()) s = meta_.Put(txn.get(), "stats", EncodeStats(stats_));
+    if (s.ok()) s = txn.Commit();
+    if (s.ok()) s = FlushLog();
+    return s;
+  }
+  if (!s.ok()) return s;
+  if (have != want) {
+    return Status::InvalidArgument(
+        "the data in '" + opts_.dir + "' was written with layout '" + have +
+        "' but the configuration asks for '" + want +
+        "': start with the same 'order' and 'politeness-scope', or use a "
+        "new dir");
+  }
+  std::string stats;
+  s = meta_.Get(nullptr, "stats", &stats);
+  if (!s.ok()) return s;
+  if (!DecodeStats(stats, &stats_)) {
+    return Status::Corruption("undecodable counters in meta.db");
+  }
+  return Status::OK();
+}
+
+Status FrontierImpl::LoadTimerMin(DbTxn* t) {
+  bdb::Cursor cursor;
+  Status s = cursor.Open(&timers_, t);
+  if (!s.ok()) return s;
+  std::string key;
+  s = cursor.First(&key, nullptr);
+  timer_min_.reset();
+  if (s.IsNotFound()) return Status::OK();
+  if (!s.ok()) return s;
+  int64_t due_ms = 0;
+  UrlKey url;
+  if (!DecodeTimerKey(key, &due_ms, &url)) {
+    return Status::Corruption("undecodable timer key");
+  }
+  timer_min_ = due_ms;
+  return Status::OK();
+}
+
+Status FrontierImpl::RebuildScheduler() {
+  // One pass over the sites (not the URLs): O(sites) at start.
+  sched_.Clear();
+  bdb::Txn txn;
+  Status s = txn.Begin(env_.get());
+  if (!s.ok()) return s;
+  {
+    bdb::Cursor cursor;
+    s = cursor.Open(&sites_, txn.get());
+    std::string key, value;
+    if (s.ok()) s = cursor.First(&key, &value);
+    while (s.ok()) {
+      SiteRecord site;
+      std::string_view k = key;
+      uint64_t site_fp = 0;
+      if (key.size() != 8 || !DecodeSiteRecord(value, &site)) {
+        return Status::Corruption("undecodable site record");
+      }
+      for (char c : k) site_fp = (site_fp << 8) | static_cast<uint8_t>(c);
+      if (site.queued > 0) {
+        s = PlaceSite(txn.get(), site_fp, site, 0);
+        if (!s.ok()) return s;
+      }
+      s = cursor.Next(&key, &value);
+    }
+    if (!s.IsNotFound()) return s;
+    s = LoadTimerMin(txn.get());
+    if (!s.ok()) return s;
+  }
+  touched_sites_.clear();
+  return txn.Commit();
+}
+
+uint64_t FrontierImpl::DataBytes() const {
+  uint64_t total = 0;
+  std::error_code ec;
+  for (const auto& entry : std::filesystem::directory_iterator(opts_.dir, ec)) {
+    std::error_code size_ec;
+    if (entry.is_regular_file(size_ec)) {
+      uintmax_t size = entry.file_size(size_ec);
+      if (!size_ec) total += size;
+    }
+  }
+  return total;
+}
+
+Status FrontierImpl::FlushLog() {
+  if (closed_) return Status::IOError("frontier is closed");
+  return bdb::FromDb(env_->log_flush(nullptr), "log_flush");
+}
+
+Status FrontierImpl::Checkpoint() {
+  if (closed_) return Status::IOError("frontier is closed");
+  Status s = bdb::FromDb(env_->txn_checkpoint(0, 0, 0), "txn_checkpoint");
+  if (!s.ok()) return s;
+  // Logs before the checkpoint are no longer needed for normal recovery.
+  char** unused = nullptr;
+  s = bdb::FromDb(env_->log_archive(&unused, DB_ARCH_REMOVE), "log_archive");
+  if (unused != nullptr) free(unused);
+  return s;
+}
+
+Status FrontierImpl::Close(bool skip_checkpoint) {
+  if (closed_) {
+    if (lock_fd_ >= 0) {
+      ::close(lock_fd_);
+      lock_fd_ = -1;
+    }
+    return Status::OK();
+  }
+  Status result = FlushLog();
+  if (!skip_checkpoint) {
+    Status s = Checkpoint();
+    if (result.ok()) result = s;
+  }
+  for (bdb::Database* db : {&urls_, &queue_, &timers_, &sites_, &meta_}) {
+    Status s = db->Close();
+    if (result.ok()) result = s;
+  }
+  env_.reset();
+  closed_ = true;
+  if (lock_fd_ >= 0) {
+    ::close(lock_fd_);
+    lock_fd_ = -1;
+  }
+  return result;
+}
+
+}  // namespace frontier

@@ -1,0 +1,194 @@
+// FrontierImpl: record access, queue/timer maintenance and the
+// transaction wrapper shared by every verb.
+#include <algorithm>
+
+#include "storage/frontier_impl.h"
+
+namespace frontier {
+
+FrontierImpl::FrontierImpl(const FrontierOptions& options) : opts_(options) {}
+
+StatusOr<FrontierImpl::Resolved> FrontierImpl::Resolve(std::string_view url,
+                                                       const char* what) const {
+  StatusOr<NormalizedUrl> norm = NormalizeUrl(url, opts_.max_url_length);
+  if (!norm.ok()) {
+    return Status::InvalidArgument(std::string(what) + ": " +
+                                   norm.status().message());
+  }
+  Resolved r;
+  r.norm = std::move(norm).value();
+  r.key.host_fp = Fingerprint(r.norm.host);
+  r.key.url_fp = Fingerprint(r.norm.url);
+  return r;
+}
+
+Status FrontierImpl::RunWrite(const std::function<Status(DbTxn*)>& body) {
+  const FrontierStats saved = stats_;
+  const std::optional<int64_t> saved_timer_min = timer_min_;
+  touched_sites_.clear();
+  bdb::Txn txn;
+  Status s = txn.Begin(env_.get());
+  if (s.ok()) s = body(txn.get());
+  if (s.ok()) s = meta_.Put(txn.get(), "stats", EncodeStats(stats_));
+  if (s.ok()) {
+    s = txn.Commit();
+  } else {
+    txn.Abort();
+  }
+  if (!s.ok()) {
+    // The scheduler and counters ran ahead of a transaction that did not
+    // happen: put them back to what the disk says.
+    stats_ = saved;
+    timer_min_ = saved_timer_min;
+    const std::set<uint64_t> touched = std::move(touched_sites_);
+    for (uint64_t site_fp : touched) {
+      SiteRecord site;
+      Status ls = LoadSite(nullptr, site_fp, &site);
+      if (ls.ok()) {
+        ls = PlaceSite(nullptr, site_fp, site, 0);
+      }
+      if (!ls.ok()) sched_.Remove(site_fp);
+    }
+  }
+  touched_sites_.clear();
+  return s;
+}
+
+Status FrontierImpl::LoadUrl(DbTxn* t, const UrlKey& key, UrlRecord* rec) {
+  std::string value;
+  Status s = urls_.Get(t, EncodeUrlKey(key), &value);
+  if (!s.ok()) return s;
+  if (!DecodeUrlRecord(value, rec)) {
+    return Status::Corruption("undecodable URL record");
+  }
+  return Status::OK();
+}
+
+Status FrontierImpl::StoreUrl(DbTxn* t, const UrlKey& key,
+                              const UrlRecord& rec) {
+  return urls_.Put(t, EncodeUrlKey(key), EncodeUrlRecord(rec));
+}
+
+Status FrontierImpl::LoadSite(DbTxn* t, uint64_t site_fp, SiteRecord* rec) {
+  std::string value;
+  Status s = sites_.Get(t, EncodeSiteKey(site_fp), &value);
+  if (!s.ok()) return s;
+  if (!DecodeSiteRecord(value, rec)) {
+    return Status::Corruption("undecodable site record");
+  }
+  return Status::OK();
+}
+
+Status FrontierImpl::StoreSite(DbTxn* t, uint64_t site_fp,
+                               const SiteRecord& rec) {
+  return sites_.Put(t, EncodeSiteKey(site_fp), EncodeSiteRecord(rec));
+}
+
+QueuePos FrontierImpl::PosOf(const UrlRecord& rec, const UrlKey& key) const {
+  QueuePos pos;
+  if (opts_.order == QueueOrder::kBfs) {
+    pos.major = rec.depth;
+    pos.minor = rec.priority;
+  } else {
+    pos.major = rec.priority;
+    pos.minor = rec.depth;
+  }
+  pos.url = key;
+  return pos;
+}
+
+Status FrontierImpl::Enqueue(DbTxn* t, const UrlKey& key, UrlRecord* rec,
+                             SiteRecord* site) {
+  rec->due_ms = 0;
+  rec->state = StoredState::kQueued;
+  site->queued++;
+  return queue_.Put(t, EncodeQueueKey(rec->site_fp, PosOf(*rec, key)), "");
+}
+
+Status FrontierImpl::Dequeue(DbTxn* t, const UrlKey& key, const UrlRecord& rec,
+                             SiteRecord* site) {
+  if (site->queued > 0) site->queued--;
+  return queue_.Delete(t, EncodeQueueKey(rec.site_fp, PosOf(rec, key)));
+}
+
+Status FrontierImpl::AddTimer(DbTxn* t, int64_t due_ms, const UrlKey& key) {
+  if (!timer_min_ || due_ms < *timer_min_) timer_min_ = due_ms;
+  return timers_.Put(t, EncodeTimerKey(due_ms, key), "");
+}
+
+Status FrontierImpl::RemoveTimer(DbTxn* t, int64_t due_ms, const UrlKey& key) {
+  return timers_.Delete(t, EncodeTimerKey(due_ms, key));
+}
+
+Status FrontierImpl::EndLease(DbTxn* t, const UrlKey& key,
+                              const UrlRecord& rec, SiteRecord* site) {
+  if (site->leases > 0) site->leases--;
+  return RemoveTimer(t, rec.due_ms, key);
+}
+
+StatusOr<std::optional<QueuePos>> FrontierImpl::QueueHead(DbTxn* t,
+                                                          uint64_t site_fp) {
+  bdb::Cursor cursor;
+  Status s = cursor.Open(&queue_, t);
+  if (!s.ok()) return s;
+  std::string key;
+  s = cursor.Seek(QueueSitePrefix(site_fp), &key, nullptr);
+  if (s.IsNotFound()) return std::optional<QueuePos>();
+  if (!s.ok()) return s;
+  uint64_t found_site = 0;
+  QueuePos pos;
+  if (!DecodeQueueKey(key, &found_site, &pos)) {
+    return Status::Corruption("undecodable queue key");
+  }
+  if (found_site != site_fp) return std::optional<QueuePos>();
+  return std::optional<QueuePos>(pos);
+}
+
+Status FrontierImpl::PlaceSite(DbTxn* t, uint64_t site_fp,
+                               const SiteRecord& site, int64_t now_ms) {
+  touched_sites_.insert(site_fp);
+  SiteScheduler::Placement p;
+  p.at_lease_cap = AtLeaseCap(site);
+  p.next_allowed_ms = site.next_allowed_ms;
+  if (site.queued > 0) {
+    StatusOr<std::optional<QueuePos>> head = QueueHead(t, site_fp);
+    if (!head.ok()) return head.status();
+    p.head = *head;
+  }
+  sched_.Place(site_fp, p, now_ms);
+  return Status::OK();
+}
+
+void FrontierImpl::CountMove(std::optional<StoredState> from,
+                             std::optional<StoredState> to) {
+  auto counter = [this](StoredState s) -> uint64_t& {
+    switch (PublicState(s)) {
+      case UrlState::kQueued:
+        return stats_.queued;
+      case UrlState::kLeased:
+        return stats_.leased;
+      case UrlState::kDone:
+        return stats_.done;
+      case UrlState::kScheduled:
+        return stats_.scheduled;
+      case UrlState::kDead:
+        break;
+    }
+    return stats_.dead;
+  };
+  if (from) {
+    uint64_t& c = counter(*from);
+    if (c > 0) c--;
+  }
+  if (to) counter(*to)++;
+}
+
+int64_t FrontierImpl::DelayOf(const SiteRecord& site) const {
+  return site.delay_ms >= 0 ? site.delay_ms : opts_.politeness_delay_ms;
+}
+
+bool FrontierImpl::AtLeaseCap(const SiteRecord& site) const {
+  return opts_.site_max_leases > 0 && site.leases >= opts_.site_max_leases;
+}
+
+}  // namespace frontier

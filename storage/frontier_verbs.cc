@@ -1,0 +1,455 @@
+// FrontierImpl: the verbs clients call (ADD, MADD, POP, CONFIRM, FAIL,
+// RECRAWL, SEEN, URLINFO, DELAY).
+#include <algorithm>
+#include <cctype>
+#include <limits>
+
+#include "storage/frontier_impl.h"
+
+namespace frontier {
+
+namespace {
+constexpr int kMaxStoredDepth = std::numeric_limits<uint16_t>::max();
+}  // namespace
+
+const char* UrlStateName(UrlState state) {
+  switch (state) {
+    case UrlState::kQueued:
+      return "queued";
+    case UrlState::kLeased:
+      return "leased";
+    case UrlState::kDone:
+      return "done";
+    case UrlState::kScheduled:
+      return "scheduled";
+    case UrlState::kDead:
+      return "dead";
+  }
+  return "unknown";
+}
+
+Status FrontierImpl::LoadRefContext(DbTxn* t, const Resolved& ref,
+                                    RefContext* out) {
+  out->depth_site = SiteOf(ref.norm.host, opts_.depth_scope);
+  UrlRecord rec;
+  Status s = LoadUrl(t, ref.key, &rec);
+  if (s.ok() && rec.url == ref.norm.url) {
+    out->depth = rec.depth;
+  } else if (!s.ok() && !s.IsNotFound()) {
+    return s;
+  }
+  return Status::OK();
+}
+
+Status FrontierImpl::AddOne(DbTxn* t, const Resolved& url,
+                            const RefContext* ref, const AddOptions& options,
+                            int64_t now_ms, AddOutcome* out) {
+  UrlRecord rec;
+  Status s = LoadUrl(t, url.key, &rec);
+  if (s.ok()) {
+    if (rec.url != url.norm.url) {
+      // Two URLs of one host share a 64-bit fingerprint: refuse the new one
+      // loudly rather than merge them.
+      return Status::InvalidArgument(
+          "invalid URL: fingerprint collides with stored URL " + rec.url);
+    }
+    rec.backlinks++;
+    stats_.duplicates++;
+    *out = AddOutcome::kKnown;
+    return StoreUrl(t, url.key, rec);
+  }
+  if (!s.IsNotFound()) return s;
+
+  int depth = 1;
+  if (ref != nullptr && ref->depth &&
+      SiteOf(url.norm.host, opts_.depth_scope) == ref->depth_site) {
+    depth = std::min(*ref->depth + 1, kMaxStoredDepth);
+  }
+  if (opts_.max_depth > 0 && depth > opts_.max_depth) {
+    stats_.refused++;
+    *out = AddOutcome::kRefused;
+    return Status::OK();
+  }
+
+  const std::string site_name = SiteOf(url.norm.host, opts_.politeness_scope);
+  const uint64_t site_fp = Fingerprint(site_name);
+  SiteRecord site;
+  s = LoadSite(t, site_fp, &site);
+  const bool new_site = s.IsNotFound();
+  if (!s.ok() && !new_site) return s;
+  if (new_site) site.name = site_name;
+  if (opts_.site_max_urls > 0 && site.urls >= opts_.site_max_urls) {
+    stats_.refused++;
+    *out = AddOutcome::kRefused;
+    return Status::OK();
+  }
+
+  rec = UrlRecord();
+  rec.depth = static_cast<uint16_t>(depth);
+  rec.priority =
+      static_cast<uint16_t>(options.priority.value_or(opts_.default_priority));
+  rec.site_fp = site_fp;
+  rec.recrawl_ms = std::max<int64_t>(0, options.recrawl_ms.value_or(0));
+  rec.url = url.norm.url;
+  s = Enqueue(t, url.key, &rec, &site);
+  if (s.ok()) s = StoreUrl(t, url.key, rec);
+  site.urls++;
+  if (s.ok()) s = StoreSite(t, site_fp, site);
+  if (s.ok()) s = PlaceSite(t, site_fp, site, now_ms);
+  if (!s.ok()) return s;
+  if (new_site) stats_.sites++;
+  stats_.urls++;
+  stats_.added++;
+  CountMove(std::nullopt, StoredState::kQueued);
+  *out = AddOutcome::kAdded;
+  return Status::OK();
+}
+
+StatusOr<AddOutcome> FrontierImpl::Add(std::string_view url,
+                                       std::string_view ref,
+                                       const AddOptions& options,
+                                       int64_t now_ms) {
+  if (options.priority && (*options.priority < 0 || *options.priority > 9999)) {
+    return Status::InvalidArgument("priority must be between 0 and 9999");
+  }
+  StatusOr<Resolved> target = Resolve(url, "invalid URL");
+  if (!target.ok()) return target.status();
+  std::optional<Resolved> source;
+  if (!ref.empty()) {
+    StatusOr<Resolved> r = Resolve(ref, "invalid ref URL");
+    if (!r.ok()) return r.status();
+    source = std::move(r).value();
+  }
+  AddOutcome outcome = AddOutcome::kKnown;
+  Status s = RunWrite([&](DbTxn* t) {
+    RefContext ctx;
+    if (source) {
+      Status rs = LoadRefContext(t, *source, &ctx);
+      if (!rs.ok()) return rs;
+    }
+    return AddOne(t, *target, source ? &ctx : nullptr, options, now_ms,
+                  &outcome);
+  });
+  if (!s.ok()) return s;
+  return outcome;
+}
+
+StatusOr<std::vector<StatusOr<AddOutcome>>> FrontierImpl::AddMany(
+    std::string_view ref, const std::vector<std::string_view>& urls,
+    int64_t now_ms) {
+  std::optional<Resolved> source;
+  if (!ref.empty()) {
+    StatusOr<Resolved> r = Resolve(ref, "invalid ref URL");
+    if (!r.ok()) return r.status();
+    source = std::move(r).value();
+  }
+  std::vector<StatusOr<Resolved>> targets;
+  targets.reserve(urls.size());
+  for (std::string_view u : urls) targets.push_back(Resolve(u, "invalid URL"));
+
+  std::vector<StatusOr<AddOutcome>> results;
+  Status s = RunWrite([&](DbTxn* t) {
+    results.clear();
+    results.reserve(targets.size());
+    RefContext ctx;
+    if (source) {
+      Status rs = LoadRefContext(t, *source, &ctx);
+      if (!rs.ok()) return rs;
+    }
+    for (const StatusOr<Resolved>& target : targets) {
+      if (!target.ok()) {
+        results.emplace_back(target.status());
+        continue;
+      }
+      AddOutcome outcome = AddOutcome::kKnown;
+      Status as = AddOne(t, *target, source ? &ctx : nullptr, AddOptions(),
+                         now_ms, &outcome);
+      if (as.IsInvalidArgument()) {
+        results.emplace_back(as);
+      } else if (!as.ok()) {
+        return as;
+      } else {
+        results.emplace_back(outcome);
+      }
+    }
+    return Status::OK();
+  });
+  if (!s.ok()) return s;
+  return results;
+}
+
+Status FrontierImpl::PopOne(DbTxn* t, int64_t lease_ms, int64_t now_ms,
+                            std::vector<std::string>* out, bool* popped) {
+  *popped = false;
+  sched_.Promote(now_ms);
+  auto first = sched_.FirstReady();
+  if (!first) return Status::OK();
+  const auto [site_fp, pos] = *first;
+
+  SiteRecord site;
+  Status s = LoadSite(t, site_fp, &site);
+  if (!s.ok()) return s;
+  UrlRecord rec;
+  s = LoadUrl(t, pos.url, &rec);
+  if (!s.ok()) return s;
+  if (rec.state != StoredState::kQueued || rec.site_fp != site_fp) {
+    return Status::Corruption("queue entry for a URL that is not queued: " +
+                              rec.url);
+  }
+  s = Dequeue(t, pos.url, rec, &site);
+  if (!s.ok()) return s;
+  rec.state = StoredState::kLeased;
+  rec.due_ms = now_ms + lease_ms;
+  s = AddTimer(t, rec.due_ms, pos.url);
+  if (s.ok()) s = StoreUrl(t, pos.url, rec);
+  site.leases++;
+  site.next_allowed_ms =
+      std::max(site.next_allowed_ms, now_ms + DelayOf(site));
+  if (s.ok()) s = StoreSite(t, site_fp, site);
+  if (s.ok()) s = PlaceSite(t, site_fp, site, now_ms);
+  if (!s.ok()) return s;
+  CountMove(StoredState::kQueued, StoredState::kLeased);
+  stats_.popped++;
+  out->push_back(std::move(rec.url));
+  *popped = true;
+  return Status::OK();
+}
+
+StatusOr<std::vector<std::string>> FrontierImpl::Pop(size_t count,
+                                                     int64_t lease_ms,
+                                                     int64_t now_ms) {
+  StatusOr<TickResult> tick = Tick(now_ms);
+  if (!tick.ok()) return tick.status();
+  std::vector<std::string> urls;
+  sched_.Promote(now_ms);
+  if (count == 0 || sched_.ready_count() == 0) return urls;
+  if (lease_ms <= 0) lease_ms = opts_.lease_timeout_ms;
+  Status s = RunWrite([&](DbTxn* t) {
+    urls.clear();
+    for (size_t i = 0; i < count; ++i) {
+      bool popped = false;
+      Status ps = PopOne(t, lease_ms, now_ms, &urls, &popped);
+      if (!ps.ok()) return ps;
+      if (!popped) break;
+    }
+    return Status::OK();
+  });
+  if (!s.ok()) return s;
+  return urls;
+}
+
+StatusOr<bool> FrontierImpl::Confirm(std::string_view url, int64_t now_ms) {
+  StatusOr<Resolved> target = Resolve(url, "invalid URL");
+  if (!target.ok()) return target.status();
+  const UrlKey& key = target->key;
+  bool confirmed = false;
+  Status s = RunWrite([&](DbTxn* t) {
+    UrlRecord rec;
+    Status ls = LoadUrl(t, key, &rec);
+    if (ls.IsNotFound()) return Status::OK();
+    if (!ls.ok()) return ls;
+    if (rec.url != target->norm.url || rec.state == StoredState::kDone) {
+      return Status::OK();
+    }
+    SiteRecord site;
+    ls = LoadSite(t, rec.site_fp, &site);
+    if (!ls.ok()) return ls;
+    const StoredState from = rec.state;
+    switch (rec.state) {
+      case StoredState::kQueued:
+        ls = Dequeue(t, key, rec, &site);
+        break;
+      case StoredState::kLeased:
+        ls = EndLease(t, key, rec, &site);
+        break;
+      case StoredState::kScheduledRetry:
+      case StoredState::kScheduledRecrawl:
+        ls = RemoveTimer(t, rec.due_ms, key);
+        break;
+      case StoredState::kDone:
+      case StoredState::kDead:
+        break;
+    }
+    if (!ls.ok()) return ls;
+    rec.last_fetch_ms = now_ms;
+    rec.attempts = 0;
+    if (rec.recrawl_ms > 0) {
+      rec.state = StoredState::kScheduledRecrawl;
+      rec.due_ms = now_ms + rec.recrawl_ms;
+      ls = AddTimer(t, rec.due_ms, key);
+      if (!ls.ok()) return ls;
+    } else {
+      rec.state = StoredState::kDone;
+      rec.due_ms = 0;
+    }
+    site.next_allowed_ms =
+        std::max(site.next_allowed_ms, now_ms + DelayOf(site));
+    ls = StoreUrl(t, key, rec);
+    if (ls.ok()) ls = StoreSite(t, rec.site_fp, site);
+    if (ls.ok()) ls = PlaceSite(t, rec.site_fp, site, now_ms);
+    if (!ls.ok()) return ls;
+    CountMove(from, rec.state);
+    stats_.confirmed++;
+    confirmed = true;
+    return Status::OK();
+  });
+  if (!s.ok()) return s;
+  return confirmed;
+}
+
+StatusOr<bool> FrontierImpl::Fail(std::string_view url, int64_t delay_ms,
+                                  int64_t now_ms) {
+  StatusOr<Resolved> target = Resolve(url, "invalid URL");
+  if (!target.ok()) return target.status();
+  const UrlKey& key = target->key;
+  bool failed = false;
+  Status s = RunWrite([&](DbTxn* t) {
+    UrlRecord rec;
+    Status ls = LoadUrl(t, key, &rec);
+    if (ls.IsNotFound()) return Status::OK();
+    if (!ls.ok()) return ls;
+    if (rec.url != target->norm.url || rec.state != StoredState::kLeased) {
+      return Status::OK();
+    }
+    SiteRecord site;
+    ls = LoadSite(t, rec.site_fp, &site);
+    if (ls.ok()) ls = EndLease(t, key, rec, &site);
+    if (!ls.ok()) return ls;
+    rec.attempts++;
+    if (rec.attempts >= opts_.max_attempts) {
+      rec.state = StoredState::kDead;
+      rec.due_ms = 0;
+    } else if (delay_ms > 0) {
+      rec.state = StoredState::kScheduledRetry;
+      rec.due_ms = now_ms + delay_ms;
+      ls = AddTimer(t, rec.due_ms, key);
+    } else {
+      ls = Enqueue(t, key, &rec, &site);
+    }
+    site.next_allowed_ms =
+        std::max(site.next_allowed_ms, now_ms + DelayOf(site));
+    if (ls.ok()) ls = StoreUrl(t, key, rec);
+    if (ls.ok()) ls = StoreSite(t, rec.site_fp, site);
+    if (ls.ok()) ls = PlaceSite(t, rec.site_fp, site, now_ms);
+    if (!ls.ok()) return ls;
+    CountMove(StoredState::kLeased, rec.state);
+    stats_.failed++;
+    failed = true;
+    return Status::OK();
+  });
+  if (!s.ok()) return s;
+  return failed;
+}
+
+StatusOr<bool> FrontierImpl::Recrawl(std::string_view url, int64_t period_ms,
+                                     int64_t now_ms) {
+  StatusOr<Resolved> target = Resolve(url, "invalid URL");
+  if (!target.ok()) return target.status();
+  const UrlKey& key = target->key;
+  bool known = false;
+  Status s = RunWrite([&](DbTxn* t) {
+    UrlRecord rec;
+    Status ls = LoadUrl(t, key, &rec);
+    if (ls.IsNotFound()) return Status::OK();
+    if (!ls.ok()) return ls;
+    if (rec.url != target->norm.url) return Status::OK();
+    known = true;
+    rec.recrawl_ms = std::max<int64_t>(0, period_ms);
+    const StoredState from = rec.state;
+    const bool waits_for_recrawl = rec.state == StoredState::kDone ||
+                                   rec.state == StoredState::kScheduledRecrawl;
+    if (!waits_for_recrawl) return StoreUrl(t, key, rec);
+
+    SiteRecord site;
+    ls = LoadSite(t, rec.site_fp, &site);
+    if (ls.ok() && rec.state == StoredState::kScheduledRecrawl) {
+      ls = RemoveTimer(t, rec.due_ms, key);
+    }
+    if (!ls.ok()) return ls;
+    if (rec.recrawl_ms == 0) {
+      rec.state = StoredState::kDone;
+      rec.due_ms = 0;
+    } else if (rec.last_fetch_ms + rec.recrawl_ms <= now_ms) {
+      ls = Enqueue(t, key, &rec, &site);
+      stats_.recrawled++;
+    } else {
+      rec.state = StoredState::kScheduledRecrawl;
+      rec.due_ms = rec.last_fetch_ms + rec.recrawl_ms;
+      ls = AddTimer(t, rec.due_ms, key);
+    }
+    if (ls.ok()) ls = StoreUrl(t, key, rec);
+    if (ls.ok()) ls = StoreSite(t, rec.site_fp, site);
+    if (ls.ok()) ls = PlaceSite(t, rec.site_fp, site, now_ms);
+    if (!ls.ok()) return ls;
+    CountMove(from, rec.state);
+    return Status::OK();
+  });
+  if (!s.ok()) return s;
+  return known;
+}
+
+StatusOr<bool> FrontierImpl::Seen(std::string_view url) {
+  StatusOr<std::optional<UrlInfo>> info = Info(url);
+  if (!info.ok()) return info.status();
+  return info->has_value();
+}
+
+StatusOr<std::optional<UrlInfo>> FrontierImpl::Info(std::string_view url) {
+  StatusOr<Resolved> target = Resolve(url, "invalid URL");
+  if (!target.ok()) return target.status();
+  UrlRecord rec;
+  Status s = LoadUrl(nullptr, target->key, &rec);
+  if (s.IsNotFound() || (s.ok() && rec.url != target->norm.url)) {
+    return std::optional<UrlInfo>();
+  }
+  if (!s.ok()) return s;
+  UrlInfo info;
+  info.url = rec.url;
+  info.depth = rec.depth;
+  info.priority = rec.priority;
+  info.state = PublicState(rec.state);
+  info.attempts = rec.attempts;
+  info.backlinks = rec.backlinks;
+  info.recrawl_ms = rec.recrawl_ms;
+  info.due_ms = rec.due_ms;
+  info.last_fetch_ms = rec.last_fetch_ms;
+  return std::optional<UrlInfo>(std::move(info));
+}
+
+Status FrontierImpl::SetSiteDelay(std::string_view site_arg, int64_t delay_ms,
+                                  int64_t now_ms) {
+  std::string host;
+  if (site_arg.find("://") != std::string_view::npos) {
+    StatusOr<Resolved> r = Resolve(site_arg, "invalid site URL");
+    if (!r.ok()) return r.status();
+    host = r->norm.host;
+  } else {
+    // A bare host or domain: check it by normalising it as a URL's host.
+    StatusOr<Resolved> r =
+        Resolve("http://" + std::string(site_arg) + "/", "invalid site");
+    if (!r.ok() || site_arg.find_first_of("/?#@") != std::string_view::npos) {
+      return Status::InvalidArgument("invalid site '" + std::string(site_arg) +
+                                     "': expected a host, a domain or a URL");
+    }
+    host = r->norm.host;
+  }
+  const std::string name = SiteOf(host, opts_.politeness_scope);
+  const uint64_t site_fp = Fingerprint(name);
+  return RunWrite([&](DbTxn* t) {
+    SiteRecord site;
+    Status s = LoadSite(t, site_fp, &site);
+    const bool new_site = s.IsNotFound();
+    if (!s.ok() && !new_site) return s;
+    if (new_site) site.name = name;
+    site.delay_ms = delay_ms < 0 ? -1 : delay_ms;
+    // A shorter delay takes effect now rather than after the old one ends.
+    site.next_allowed_ms =
+        std::min(site.next_allowed_ms, now_ms + DelayOf(site));
+    s = StoreSite(t, site_fp, site);
+    if (s.ok()) s = PlaceSite(t, site_fp, site, now_ms);
+    if (s.ok() && new_site) stats_.sites++;
+    return s;
+  });
+}
+
+}  // namespace frontier

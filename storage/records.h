@@ -1,0 +1,103 @@
+// The on-disk keys and records of the frontier's databases.
+//
+//   urls   (U):  UrlKey   -> UrlRecord    B-tree, grouped by host (VEUNIQ)
+//   queue  (Q):  QueueKey -> ""           B-tree, grouped by site, then the
+//                                         paper's G+p+h(K) (or p+G+h(K))
+//   timers (Qc): TimerKey -> ""           B-tree, T+h(K): leases, retries,
+//                                         recrawl dates
+//   sites:       site fp  -> SiteRecord   politeness state and counts
+//   meta:        name     -> value        layout parameters, counters
+//
+// docs/design.md explains the choices. Encoders append to a std::string;
+// decoders return false on malformed input (treated as corruption).
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+
+#include "storage/frontier.h"
+
+namespace frontier {
+
+// 64-bit fingerprint (XXH3) of a normalised URL, host or site name.
+uint64_t Fingerprint(std::string_view s);
+
+// U's key: the host's fingerprint first, so one host's URLs share pages.
+struct UrlKey {
+  uint64_t host_fp = 0;
+  uint64_t url_fp = 0;
+  bool operator==(const UrlKey&) const = default;
+};
+inline constexpr size_t kUrlKeySize = 16;
+std::string EncodeUrlKey(const UrlKey& key);
+bool DecodeUrlKey(std::string_view in, UrlKey* key);
+
+// The position of a URL inside its site's queue: (G, p) or (p, G), then
+// h(K). Orders URLs across sites too (the ready-site index uses it).
+struct QueuePos {
+  uint16_t major = 0;  // G for bfs, p for priority
+  uint16_t minor = 0;  // p for bfs, G for priority
+  UrlKey url;          // h(K): url_fp then host_fp in the key bytes
+  auto operator<=>(const QueuePos& o) const {
+    if (auto c = major <=> o.major; c != 0) return c;
+    if (auto c = minor <=> o.minor; c != 0) return c;
+    if (auto c = url.url_fp <=> o.url.url_fp; c != 0) return c;
+    return url.host_fp <=> o.url.host_fp;
+  }
+  bool operator==(const QueuePos& o) const = default;
+};
+inline constexpr size_t kQueueKeySize = 8 + 2 + 2 + 16;
+std::string EncodeQueueKey(uint64_t site_fp, const QueuePos& pos);
+std::string QueueSitePrefix(uint64_t site_fp);
+bool DecodeQueueKey(std::string_view in, uint64_t* site_fp, QueuePos* pos);
+
+inline constexpr size_t kTimerKeySize = 8 + 16;
+std::string EncodeTimerKey(int64_t due_ms, const UrlKey& url);
+bool DecodeTimerKey(std::string_view in, int64_t* due_ms, UrlKey* url);
+
+std::string EncodeSiteKey(uint64_t site_fp);
+
+// Internal URL states. Both kScheduled* show as "scheduled" to users; the
+// distinction says whether RECRAWL may move the date.
+enum class StoredState : uint8_t {
+  kQueued = 0,
+  kLeased = 1,
+  kDone = 2,
+  kScheduledRetry = 3,    // after FAIL ... DELAY
+  kScheduledRecrawl = 4,  // done, waiting for its recrawl date
+  kDead = 5,
+};
+UrlState PublicState(StoredState s);
+
+struct UrlRecord {
+  StoredState state = StoredState::kQueued;
+  uint16_t depth = 1;
+  uint16_t priority = 5000;
+  uint16_t attempts = 0;
+  uint64_t backlinks = 0;
+  uint64_t site_fp = 0;
+  int64_t recrawl_ms = 0;
+  int64_t due_ms = 0;  // Qc key time while leased or scheduled
+  int64_t last_fetch_ms = 0;
+  std::string url;
+};
+std::string EncodeUrlRecord(const UrlRecord& r);
+bool DecodeUrlRecord(std::string_view in, UrlRecord* r);
+
+struct SiteRecord {
+  std::string name;
+  int64_t delay_ms = -1;  // < 0: the server's politeness-delay
+  int64_t next_allowed_ms = 0;
+  uint64_t urls = 0;
+  uint64_t queued = 0;
+  uint64_t leases = 0;
+};
+std::string EncodeSiteRecord(const SiteRecord& r);
+bool DecodeSiteRecord(std::string_view in, SiteRecord* r);
+
+// Persistent counters (all of FrontierStats but ready_sites).
+std::string EncodeStats(const FrontierStats& s);
+bool DecodeStats(std::string_view in, FrontierStats* s);
+
+}  // namespace frontier

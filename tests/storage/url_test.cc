@@ -1,0 +1,343 @@
+// Tests for storage/url.h: which spellings are one URL, which URLs are
+// refused and why, and which site a host belongs to.
+#include "storage/url.h"
+
+#include <gtest/gtest.h>
+
+#include <string>
+#include <string_view>
+
+namespace frontier {
+namespace {
+
+constexpr size_t kMax = 8192;
+
+// The normalised URL, or a test failure naming the refusal.
+std::string Norm(std::string_view raw, size_t max_length = kMax) {
+  StatusOr<NormalizedUrl> result = NormalizeUrl(raw, max_length);
+  if (!result.ok()) {
+    ADD_FAILURE() << "refused '" << raw << "': " << result.status().ToString();
+    return "<refused>";
+  }
+  return result->url;
+}
+
+std::string Host(std::string_view raw) {
+  StatusOr<NormalizedUrl> result = NormalizeUrl(raw, kMax);
+  if (!result.ok()) {
+    ADD_FAILURE() << "refused '" << raw << "': " << result.status().ToString();
+    return "<refused>";
+  }
+  return result->host;
+}
+
+// The refusal message, or a test failure naming what was accepted.
+std::string Refusal(std::string_view raw, size_t max_length = kMax) {
+  StatusOr<NormalizedUrl> result = NormalizeUrl(raw, max_length);
+  if (result.ok()) {
+    ADD_FAILURE() << "accepted '" << raw << "' as '" << result->url << "'";
+    return "<accepted>";
+  }
+  EXPECT_TRUE(result.status().IsInvalidArgument())
+      << result.status().ToString();
+  return result.status().message();
+}
+
+// RFC 3986 section 6.2.2.
+
+TEST(NormalizeUrlTest, CaseOfSchemeAndHostIsLowered) {
+  EXPECT_EQ(Norm("HTTP://www.Example.com/"), "http://www.example.com/");
+  EXPECT_EQ(Norm("HTTP://www.Example.com/"), Norm("http://www.example.com/"));
+  EXPECT_EQ(Norm("hTTpS://WWW.EXAMPLE.COM/"), "https://www.example.com/");
+}
+
+TEST(NormalizeUrlTest, PercentEscapesOfUnreservedCharactersAreDecoded) {
+  EXPECT_EQ(Norm("http://example.com/%7Euser"), "http://example.com/~user");
+  EXPECT_EQ(Norm("http://example.com/%7euser"), "http://example.com/~user");
+  EXPECT_EQ(Norm("http://example.com/%41%2d%2E%5f%30"),
+            "http://example.com/A-._0");
+  EXPECT_EQ(Norm("http://example.com/?q=%7E%61"), "http://example.com/?q=~a");
+  EXPECT_EQ(Norm("http://%65xample.com/"), "http://example.com/");
+}
+
+TEST(NormalizeUrlTest, OtherPercentEscapesAreUpperCasedNotDecoded) {
+  EXPECT_EQ(Norm("http://example.com/a%3ab"), "http://example.com/a%3Ab");
+  EXPECT_EQ(Norm("http://example.com/a%2fb"), "http://example.com/a%2Fb");
+  EXPECT_EQ(Norm("http://example.com/?x=%3a%2f%c3%a9"),
+            "http://example.com/?x=%3A%2F%C3%A9");
+}
+
+TEST(NormalizeUrlTest, DotSegmentsAreRemoved) {
+  EXPECT_EQ(Norm("http://example.com/a/./b/../c"), "http://example.com/a/c");
+  // RFC 3986 section 5.2.4's examples.
+  EXPECT_EQ(Norm("http://example.com/a/b/c/./../../g"),
+            "http://example.com/a/g");
+  EXPECT_EQ(Norm("http://example.com/mid/content=5/../6"),
+            "http://example.com/mid/6");
+  EXPECT_EQ(Norm("http://example.com/../../x"), "http://example.com/x");
+  EXPECT_EQ(Norm("http://example.com/a/b/.."), "http://example.com/a/");
+}
+
+TEST(NormalizeUrlTest, PathCaseSlashesAndQueryAreKept) {
+  EXPECT_EQ(Norm("http://example.com/Path/To/File.HTML"),
+            "http://example.com/Path/To/File.HTML");
+  EXPECT_EQ(Norm("http://example.com/a//b/"), "http://example.com/a//b/");
+  EXPECT_EQ(Norm("http://example.com/p?b=2&a=1&B=3&a=0"),
+            "http://example.com/p?b=2&a=1&B=3&a=0");
+  EXPECT_EQ(Norm("http://example.com/p?a=b/../c"),
+            "http://example.com/p?a=b/../c");
+}
+
+// RFC 3986 section 6.2.3.
+
+TEST(NormalizeUrlTest, DefaultPortIsDropped) {
+  EXPECT_EQ(Norm("http://example.com:80/x"), "http://example.com/x");
+  EXPECT_EQ(Norm("https://example.com:443/x"), "https://example.com/x");
+  EXPECT_EQ(Norm("HTTPS://example.com:443"), "https://example.com/");
+  EXPECT_EQ(Norm("http://example.com:080/"), "http://example.com/");
+  EXPECT_EQ(Norm("http://example.com:/x"), "http://example.com/x");
+  EXPECT_EQ(Norm("http://example.com:"), "http://example.com/");
+}
+
+TEST(NormalizeUrlTest, OtherPortsAreKept) {
+  EXPECT_EQ(Norm("http://example.com:8080/x"), "http://example.com:8080/x");
+  EXPECT_EQ(Norm("http://example.com:443/"), "http://example.com:443/");
+  EXPECT_EQ(Norm("https://example.com:80/"), "https://example.com:80/");
+  EXPECT_EQ(Norm("http://example.com:08080/"), "http://example.com:8080/");
+  EXPECT_EQ(Norm("http://example.com:1/"), "http://example.com:1/");
+  EXPECT_EQ(Norm("http://example.com:65535/"), "http://example.com:65535/");
+  EXPECT_EQ(Host("http://example.com:8080/"), "example.com");
+}
+
+TEST(NormalizeUrlTest, FragmentIsDropped) {
+  EXPECT_EQ(Norm("http://example.com/p#frag"), "http://example.com/p");
+  EXPECT_EQ(Norm("http://example.com/p?q=1#frag"), "http://example.com/p?q=1");
+  EXPECT_EQ(Norm("http://example.com/#"), "http://example.com/");
+  EXPECT_EQ(Norm("http://example.com#top"), "http://example.com/");
+  EXPECT_EQ(Norm("http://example.com/p#a%7e"), "http://example.com/p");
+}
+
+TEST(NormalizeUrlTest, EmptyPathBecomesSlash) {
+  EXPECT_EQ(Norm("http://example.com"), "http://example.com/");
+  EXPECT_EQ(Norm("http://example.com?q=1"), "http://example.com/?q=1");
+  EXPECT_EQ(Norm("http://example.com:8080"), "http://example.com:8080/");
+  EXPECT_EQ(Norm("http://user@example.com"), "http://user@example.com/");
+  EXPECT_EQ(Norm("http://example.com"), Norm("http://example.com/"));
+}
+
+TEST(NormalizeUrlTest, EmptyQueryIsKept) {
+  EXPECT_EQ(Norm("http://example.com/?"), "http://example.com/?");
+  EXPECT_EQ(Norm("http://example.com?"), "http://example.com/?");
+  EXPECT_NE(Norm("http://example.com/?"), Norm("http://example.com/"));
+}
+
+TEST(NormalizeUrlTest, UserinfoIsKeptWithItsCase) {
+  EXPECT_EQ(Norm("http://User:P%3a@Example.com/"),
+            "http://User:P%3A@example.com/");
+  EXPECT_EQ(Host("http://User:P%3a@Example.com/"), "example.com");
+}
+
+TEST(NormalizeUrlTest, HostIsLowerCaseWithoutPort) {
+  EXPECT_EQ(Host("HTTP://WWW.Example.COM:8080/x"), "www.example.com");
+  EXPECT_EQ(Host("http://a.b.example.co.uk/"), "a.b.example.co.uk");
+}
+
+TEST(NormalizeUrlTest, Ipv4Host) {
+  EXPECT_EQ(Norm("http://192.168.0.1:8080/x"), "http://192.168.0.1:8080/x");
+  EXPECT_EQ(Host("http://192.168.0.1:8080/x"), "192.168.0.1");
+  EXPECT_EQ(Norm("http://127.0.0.1:80"), "http://127.0.0.1/");
+}
+
+TEST(NormalizeUrlTest, Ipv6HostTakesItsShortForm) {
+  EXPECT_EQ(Norm("http://[::1]/"), "http://[::1]/");
+  EXPECT_EQ(Host("http://[::1]/"), "[::1]");
+  EXPECT_EQ(Norm("http://[2001:DB8:0:0::1]:80/x"), "http://[2001:db8::1]/x");
+  EXPECT_EQ(Host("http://[2001:DB8:0:0::1]:80/x"), "[2001:db8::1]");
+  EXPECT_EQ(Norm("https://[0:0:0:0:0:0:0:1]:8443"), "https://[::1]:8443/");
+  EXPECT_EQ(Norm("http://u@[::1]:81?q"), "http://u@[::1]:81/?q");
+}
+
+TEST(NormalizeUrlTest, NonAsciiOutsideTheHostIsPercentEncoded) {
+  EXPECT_EQ(Norm("http://example.com/caf\xC3\xA9?q=\xC3\xA9#\xC3\xA9"),
+            "http://example.com/caf%C3%A9?q=%C3%A9");
+  EXPECT_EQ(Norm("http://example.com/caf\xC3\xA9"),
+            Norm("http://example.com/caf%c3%a9"));
+  EXPECT_EQ(Norm("http://\xC3\xA9@example.com/"), "http://%C3%A9@example.com/");
+}
+
+TEST(NormalizeUrlTest, NonAsciiHostIsRefused) {
+  EXPECT_EQ(Refusal("http://caf\xC3\xA9.com/"),
+            "non-ASCII host: use its punycode (xn--) form");
+  EXPECT_EQ(Refusal("http://example.\xE4\xB8\xAD\xE5\x9B\xBD:8080/"),
+            "non-ASCII host: use its punycode (xn--) form");
+  EXPECT_EQ(Norm("http://xn--caf-dma.com/"), "http://xn--caf-dma.com/");
+  EXPECT_EQ(Refusal("http://%C3%A9.com/"),
+            "invalid host '%c3%a9.com': a host name cannot contain "
+            "percent-encoded bytes (write a non-ASCII host in its punycode "
+            "(xn--) form)");
+}
+
+// Refusals.
+
+TEST(NormalizeUrlTest, RefusesEmptyInput) {
+  EXPECT_EQ(Refusal(""), "empty URL");
+}
+
+TEST(NormalizeUrlTest, RefusesSpacesAndControlCharacters) {
+  EXPECT_EQ(Refusal("http://example.com/a b"),
+            "invalid URL syntax at offset 20 (space)");
+  EXPECT_EQ(Refusal(" http://example.com/"),
+            "invalid URL syntax at offset 0 (space)");
+  EXPECT_EQ(Refusal("http://example.com/\n"),
+            "invalid URL syntax at offset 19 (control character 0x0A)");
+  EXPECT_EQ(Refusal("http://example.com/\t"),
+            "invalid URL syntax at offset 19 (control character 0x09)");
+  EXPECT_EQ(Refusal("http://example.com/\x7F"),
+            "invalid URL syntax at offset 19 (control character 0x7F)");
+  EXPECT_EQ(Refusal(std::string_view("http://example.com/\0x", 21)),
+            "invalid URL syntax at offset 19 (NUL byte)");
+}
+
+TEST(NormalizeUrlTest, RefusesOtherSyntaxErrorsWithTheirOffset) {
+  EXPECT_EQ(Refusal("http://example.com/<"), "invalid URL syntax at offset 19");
+  EXPECT_EQ(Refusal("http://example.com/a{b}"),
+            "invalid URL syntax at offset 20");
+  EXPECT_EQ(Refusal("http://exa mple.com/").substr(0, 28),
+            "invalid URL syntax at offset");
+  EXPECT_EQ(Refusal("http://example.com/%zz").substr(0, 28),
+            "invalid URL syntax at offset");
+  EXPECT_EQ(Refusal("http://[::1/").substr(0, 28),
+            "invalid URL syntax at offset");
+  EXPECT_EQ(Refusal("http://example.com:8a/").substr(0, 28),
+            "invalid URL syntax at offset");
+  // Offsets count the caller's bytes, not the escapes added for non-ASCII.
+  EXPECT_EQ(Refusal("http://example.com/\xC3\xA9<"),
+            "invalid URL syntax at offset 21");
+}
+
+TEST(NormalizeUrlTest, RefusesRelativeReferences) {
+  const std::string message =
+      "relative URL reference: an absolute http or https URL is required";
+  EXPECT_EQ(Refusal("/a/b"), message);
+  EXPECT_EQ(Refusal("a/b"), message);
+  EXPECT_EQ(Refusal("//example.com/a"), message);
+  EXPECT_EQ(Refusal("?q=1"), message);
+  EXPECT_EQ(Refusal("example.com"), message);
+}
+
+TEST(NormalizeUrlTest, RefusesOtherSchemes) {
+  EXPECT_EQ(Refusal("ftp://example.com/"), "unsupported scheme 'ftp'");
+  EXPECT_EQ(Refusal("FTP://example.com/"), "unsupported scheme 'ftp'");
+  EXPECT_EQ(Refusal("mailto:a@example.com"), "unsupported scheme 'mailto'");
+  EXPECT_EQ(Refusal("javascript:alert(1)"), "unsupported scheme 'javascript'");
+  EXPECT_EQ(Refusal("httpx://example.com/"), "unsupported scheme 'httpx'");
+}
+
+TEST(NormalizeUrlTest, RefusesUrlsWithoutHost) {
+  EXPECT_EQ(Refusal("http:///path"), "URL has no host");
+  EXPECT_EQ(Refusal("http:/path"), "URL has no host");
+  EXPECT_EQ(Refusal("http:path"), "URL has no host");
+  EXPECT_EQ(Refusal("https://"), "URL has no host");
+  EXPECT_EQ(Refusal("http://user@/p"), "URL has no host");
+  EXPECT_EQ(Refusal("http://:80/"), "URL has no host");
+}
+
+TEST(NormalizeUrlTest, RefusesBadPorts) {
+  EXPECT_EQ(Refusal("http://example.com:0/"),
+            "invalid port '0': must be 1 to 65535");
+  EXPECT_EQ(Refusal("http://example.com:000/"),
+            "invalid port '000': must be 1 to 65535");
+  EXPECT_EQ(Refusal("http://example.com:65536/"),
+            "invalid port '65536': must be 1 to 65535");
+  EXPECT_EQ(Refusal("http://example.com:99999999999999999999/"),
+            "invalid port '99999999999999999999': must be 1 to 65535");
+}
+
+TEST(NormalizeUrlTest, RefusesIpvFutureHosts) {
+  EXPECT_EQ(Refusal("http://[v1.fe80::a+en1]/"),
+            "unsupported host '[v1.fe80::a+en1]': IPvFuture addresses "
+            "cannot be fetched");
+}
+
+TEST(NormalizeUrlTest, MaxLengthAppliesToTheInput) {
+  const std::string url = "http://example.com/abc";  // 22 bytes
+  EXPECT_EQ(Norm(url, 22), url);
+  EXPECT_EQ(Refusal(url, 21), "URL is longer than 21 bytes");
+  // Checked before anything else, so even garbage gets this message.
+  EXPECT_EQ(Refusal(std::string(100, ' '), 99), "URL is longer than 99 bytes");
+}
+
+TEST(NormalizeUrlTest, MaxLengthAppliesToTheResult) {
+  // Shrinks to 19 bytes: the input limit is the one that counts.
+  EXPECT_EQ(Norm("http://example.com:80/", 22), "http://example.com/");
+  EXPECT_EQ(Refusal("http://example.com:80/", 21),
+            "URL is longer than 21 bytes");
+  // Grows from 18 to 19 bytes.
+  EXPECT_EQ(Norm("http://example.com", 19), "http://example.com/");
+  EXPECT_EQ(Refusal("http://example.com", 18),
+            "URL is longer than 18 bytes once normalised");
+  // Percent-encoding non-ASCII grows the URL: 21 raw bytes, 25 normalised.
+  EXPECT_EQ(Norm("http://example.com/\xC3\xA9", 25),
+            "http://example.com/%C3%A9");
+  EXPECT_EQ(Refusal("http://example.com/\xC3\xA9", 24),
+            "URL is longer than 24 bytes once normalised");
+}
+
+// Site identity.
+
+TEST(SiteOfTest, HostScopeIsTheHost) {
+  EXPECT_EQ(SiteOf("a.b.example.co.uk", SiteScope::kHost), "a.b.example.co.uk");
+  EXPECT_EQ(SiteOf("www.example.com", SiteScope::kHost), "www.example.com");
+  EXPECT_EQ(SiteOf("[::1]", SiteScope::kHost), "[::1]");
+}
+
+TEST(SiteOfTest, DomainScopeIsTheRegistrableDomain) {
+  EXPECT_EQ(SiteOf("a.b.example.co.uk", SiteScope::kDomain), "example.co.uk");
+  EXPECT_EQ(SiteOf("www.example.com", SiteScope::kDomain), "example.com");
+  EXPECT_EQ(SiteOf("example.com", SiteScope::kDomain), "example.com");
+  EXPECT_EQ(SiteOf("news.bbc.co.uk", SiteScope::kDomain), "bbc.co.uk");
+}
+
+TEST(SiteOfTest, HostsWithoutRegistrableDomainAreTheirOwnSite) {
+  EXPECT_EQ(SiteOf("127.0.0.1", SiteScope::kDomain), "127.0.0.1");
+  EXPECT_EQ(SiteOf("192.168.10.20", SiteScope::kDomain), "192.168.10.20");
+  EXPECT_EQ(SiteOf("[::1]", SiteScope::kDomain), "[::1]");
+  EXPECT_EQ(SiteOf("[2001:db8::1]", SiteScope::kDomain), "[2001:db8::1]");
+  EXPECT_EQ(SiteOf("localhost", SiteScope::kDomain), "localhost");
+  EXPECT_EQ(SiteOf("co.uk", SiteScope::kDomain), "co.uk");
+  EXPECT_EQ(SiteOf("com", SiteScope::kDomain), "com");
+  EXPECT_EQ(SiteOf("", SiteScope::kDomain), "");
+}
+
+TEST(SiteOfTest, WorksOnNormalizedHosts) {
+  StatusOr<NormalizedUrl> url =
+      NormalizeUrl("HTTP://Shop.Example.CO.UK:8080/x", kMax);
+  ASSERT_TRUE(url.ok()) << url.status().ToString();
+  EXPECT_EQ(SiteOf(url->host, SiteScope::kDomain), "example.co.uk");
+  EXPECT_EQ(SiteOf(url->host, SiteScope::kHost), "shop.example.co.uk");
+}
+
+TEST(ParseSiteScopeTest, AcceptsHostAndDomainInAnyCase) {
+  SiteScope scope = SiteScope::kDomain;
+  ASSERT_TRUE(ParseSiteScope("host", &scope));
+  EXPECT_EQ(scope, SiteScope::kHost);
+  ASSERT_TRUE(ParseSiteScope("DOMAIN", &scope));
+  EXPECT_EQ(scope, SiteScope::kDomain);
+  ASSERT_TRUE(ParseSiteScope("Host", &scope));
+  EXPECT_EQ(scope, SiteScope::kHost);
+  ASSERT_TRUE(ParseSiteScope("dOmAiN", &scope));
+  EXPECT_EQ(scope, SiteScope::kDomain);
+}
+
+TEST(ParseSiteScopeTest, RefusesAnythingElseAndLeavesScopeAlone) {
+  SiteScope scope = SiteScope::kHost;
+  EXPECT_FALSE(ParseSiteScope("", &scope));
+  EXPECT_FALSE(ParseSiteScope("hosts", &scope));
+  EXPECT_FALSE(ParseSiteScope("dom", &scope));
+  EXPECT_FALSE(ParseSiteScope(" domain", &scope));
+  EXPECT_FALSE(ParseSiteScope("site", &scope));
+  EXPECT_EQ(scope, SiteScope::kHost);
+}
+
+}  // namespace
+}  // namespace frontier
