@@ -13,14 +13,14 @@
 namespace frontier::coding {
 
 inline void PutU16(std::string* out, uint16_t v) {
-  out->push_back(static_cast<char>(v >> 8));
-  out->push_back(static_cast<char>(v));
+  const char buf[2] = {static_cast<char>(v >> 8), static_cast<char>(v)};
+  out->append(buf, 2);
 }
 
 inline void PutU64(std::string* out, uint64_t v) {
-  for (int shift = 56; shift >= 0; shift -= 8) {
-    out->push_back(static_cast<char>(v >> shift));
-  }
+  char buf[8];
+  for (int i = 7; i >= 0; --i, v >>= 8) buf[i] = static_cast<char>(v);
+  out->append(buf, 8);  // one append: this runs several times per command
 }
 
 inline void PutI64(std::string* out, int64_t v) {
