@@ -1,0 +1,49 @@
+// BlockedClients: the BPOP waiting line. First come, first served, with
+// per-client deadlines. Pure bookkeeping by connection id: it neither
+// touches connections nor the frontier; the event loop does the serving.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <unordered_map>
+#include <vector>
+
+#include "server/command_context.h"
+
+namespace frontier {
+
+class BlockedClients {
+ public:
+  struct Entry {
+    uint64_t conn_id = 0;
+    BlockRequest request;
+  };
+
+  // Queues `conn_id` at the back. Precondition: not already queued.
+  void Add(uint64_t conn_id, const BlockRequest& request);
+  // Removes `conn_id` wherever it is; false if it was not queued.
+  bool Remove(uint64_t conn_id);
+
+  bool empty() const { return fifo_.empty(); }
+  size_t size() const { return fifo_.size(); }
+  // The longest-waiting client. Precondition: !empty().
+  const Entry& front() const { return fifo_.begin()->second; }
+  void PopFront();
+
+  // Removes and returns every client whose deadline is <= now_ms, oldest
+  // first. Clients waiting forever (deadline 0) never expire.
+  std::vector<Entry> TakeExpired(int64_t now_ms);
+  // The earliest finite deadline, if any.
+  std::optional<int64_t> EarliestDeadline() const;
+
+ private:
+  void Erase(std::map<uint64_t, Entry>::iterator it);
+
+  uint64_t next_seq_ = 0;
+  std::map<uint64_t, Entry> fifo_;                 // arrival seq -> entry
+  std::multimap<int64_t, uint64_t> deadlines_;     // deadline -> seq
+  std::unordered_map<uint64_t, uint64_t> seq_of_;  // conn id -> seq
+};
+
+}  // namespace frontier

@@ -1,0 +1,50 @@
+// The command handlers, one function per command, grouped by file:
+//   frontier_commands.cc      ADD MADD POP BPOP CONFIRM FAIL RECRAWL SEEN
+//                             URLINFO DELAY STATS
+//   server_commands.cc        PING ECHO QUIT SELECT DBSIZE TIME SHUTDOWN
+//   client_commands.cc        CLIENT HELLO
+//   introspection_commands.cc COMMAND INFO
+// They are bound to names, arities and flags only in command_table.cc,
+// which has already checked the arity when a handler runs.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <string_view>
+#include <utility>
+
+#include "server/command_context.h"
+
+namespace frontier::commands {
+
+void Add(CommandContext& ctx);
+void MAdd(CommandContext& ctx);
+void Pop(CommandContext& ctx);
+void BPop(CommandContext& ctx);
+void Confirm(CommandContext& ctx);
+void Fail(CommandContext& ctx);
+void Recrawl(CommandContext& ctx);
+void Seen(CommandContext& ctx);
+void UrlInfo(CommandContext& ctx);
+void Delay(CommandContext& ctx);
+void Stats(CommandContext& ctx);
+
+void Ping(CommandContext& ctx);
+void Echo(CommandContext& ctx);
+void Quit(CommandContext& ctx);
+void Select(CommandContext& ctx);
+void DbSize(CommandContext& ctx);
+void Time(CommandContext& ctx);
+void Shutdown(CommandContext& ctx);
+
+void Client(CommandContext& ctx);
+void Hello(CommandContext& ctx);
+
+void Command(CommandContext& ctx);
+void Info(CommandContext& ctx);
+
+// STATS's fields in their reply order; INFO's "# Frontier" uses the same.
+using StatsFields = std::array<std::pair<std::string_view, uint64_t>, 16>;
+StatsFields FrontierStatsFields(const FrontierStats& s);
+
+}  // namespace frontier::commands

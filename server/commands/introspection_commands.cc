@@ -1,0 +1,239 @@
+// Introspection: COMMAND [COUNT|LIST|INFO|DOCS|HELP] and INFO [section...].
+#include <sys/utsname.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <string>
+
+#include "server/args.h"
+#include "server/command_table.h"
+#include "server/commands/commands.h"
+#include "server/errors.h"
+#include "server/reply.h"
+#include "server/version.h"
+
+namespace frontier::commands {
+namespace {
+
+// One COMMAND / COMMAND INFO entry, in Redis 7's ten-element shape:
+// name, arity, flags, first key, last key, key step, ACL categories,
+// tips, key specs, subcommands. frontierd commands take no keys.
+void ReplyCommandInfo(ReplyWriter& reply, const CommandSpec& spec) {
+  reply.Array(10);
+  reply.Bulk(spec.name);
+  reply.Int(spec.arity);
+  std::vector<std::string_view> flags = CommandFlagNames(spec.flags);
+  reply.Array(flags.size());
+  for (std::string_view f : flags) reply.Simple(f);
+  reply.Int(0);
+  reply.Int(0);
+  reply.Int(0);
+  reply.Array(1);
+  reply.Simple(std::string("@") + std::string(spec.group));
+  reply.Array(0);
+  reply.Array(0);
+  reply.Array(0);
+}
+
+// COMMAND DOCS entry value: a map, flattened as Redis does in RESP2.
+void ReplyCommandDocs(ReplyWriter& reply, const CommandSpec& spec) {
+  reply.Array(6);
+  reply.Bulk("summary");
+  reply.Bulk(spec.summary);
+  reply.Bulk("since");
+  reply.Bulk("0.1.0");
+  reply.Bulk("group");
+  reply.Bulk(spec.group);
+}
+
+constexpr std::string_view kCommandHelp[] = {
+    "COMMAND <subcommand> [<arg> [value] [opt] ...]. Subcommands are:",
+    "(no subcommand)",
+    "    Return details about all commands.",
+    "COUNT",
+    "    Return the total number of commands.",
+    "LIST",
+    "    Return the names of all commands.",
+    "INFO [<command-name> ...]",
+    "    Return details about the given commands, or all of them.",
+    "DOCS [<command-name> ...]",
+    "    Return documentation about the given commands, or all of them.",
+    "HELP",
+    "    Print this help.",
+};
+
+// --- INFO sections. Each appends "# Title\r\n" and key:value lines. ---
+
+void Line(std::string& out, std::string_view key, std::string_view value) {
+  out += key;
+  out += ':';
+  out += value;
+  out += "\r\n";
+}
+void Line(std::string& out, std::string_view key, uint64_t value) {
+  Line(out, key, std::to_string(value));
+}
+
+void ServerSection(const CommandContext& ctx, std::string& out) {
+  utsname uts;
+  std::string os = "unknown";
+  if (uname(&uts) == 0) {
+    os = std::string(uts.sysname) + " " + uts.release + " " + uts.machine;
+  }
+  auto now_us = std::chrono::duration_cast<std::chrono::microseconds>(
+                    std::chrono::system_clock::now().time_since_epoch())
+                    .count();
+  int64_t uptime_s = (ctx.now_ms - ctx.stats.start_ms) / 1000;
+  out += "# Server\r\n";
+  Line(out, "redis_version", kRedisCompatVersion);
+  Line(out, "frontierd_version", kFrontierdVersion);
+  Line(out, "redis_mode", "standalone");
+  Line(out, "os", os);
+  Line(out, "arch_bits", sizeof(void*) * 8);
+  Line(out, "multiplexing_api", "libevent");
+  Line(out, "process_id", static_cast<uint64_t>(getpid()));
+  Line(out, "tcp_port", static_cast<uint64_t>(ctx.stats.tcp_port));
+  Line(out, "server_time_usec", static_cast<uint64_t>(now_us));
+  Line(out, "uptime_in_seconds", static_cast<uint64_t>(uptime_s));
+  Line(out, "uptime_in_days", static_cast<uint64_t>(uptime_s / 86400));
+  Line(out, "timer_ms", static_cast<uint64_t>(ctx.config.timer_ms));
+  Line(out, "config_file", ctx.config.config_file);
+  Line(out, "dir", ctx.config.dir);
+}
+
+void ClientsSection(const CommandContext& ctx, std::string& out) {
+  out += "# Clients\r\n";
+  Line(out, "connected_clients", ctx.stats.connected_clients);
+  Line(out, "blocked_clients", ctx.stats.blocked_clients);
+  Line(out, "maxclients", ctx.config.maxclients);
+}
+
+void PersistenceSection(const CommandContext& ctx, std::string& out) {
+  const ServerStats& s = ctx.stats;
+  out += "# Persistence\r\n";
+  Line(out, "loading", "0");
+  Line(out, "fsync", FsyncPolicyName(ctx.config.fsync));
+  Line(out, "log_flushes", s.log_flushes);
+  Line(out, "last_log_flush_status", s.last_flush_ok ? "ok" : "err");
+  Line(out, "checkpoints", s.checkpoints);
+  Line(out, "last_checkpoint_time",
+       static_cast<uint64_t>(s.last_checkpoint_ms / 1000));
+  Line(out, "last_checkpoint_status", s.last_checkpoint_ok ? "ok" : "err");
+  Line(out, "checkpoint_interval",
+       FormatSeconds(ctx.config.checkpoint_interval_ms));
+  Line(out, "recovery_time_ms", static_cast<uint64_t>(s.recovery_ms));
+}
+
+void StatsSection(const CommandContext& ctx, std::string& out) {
+  const ServerStats& s = ctx.stats;
+  out += "# Stats\r\n";
+  Line(out, "total_connections_received", s.total_connections_received);
+  Line(out, "total_commands_processed", s.total_commands_processed);
+  Line(out, "rejected_connections", s.rejected_connections);
+  Line(out, "protocol_errors", s.protocol_errors);
+  Line(out, "bpop_timeouts", s.bpop_timeouts);
+  Line(out, "event_loop_passes", s.passes);
+}
+
+void FrontierSection(const CommandContext& ctx, std::string& out) {
+  out += "# Frontier\r\n";
+  for (const auto& [name, value] : FrontierStatsFields(ctx.frontier.Stats())) {
+    Line(out, name, value);
+  }
+  Line(out, "data_bytes", ctx.frontier.DataBytes());
+}
+
+using SectionFn = void (*)(const CommandContext&, std::string&);
+constexpr std::pair<std::string_view, SectionFn> kSections[] = {
+    {"server", ServerSection},           {"clients", ClientsSection},
+    {"persistence", PersistenceSection}, {"stats", StatsSection},
+    {"frontier", FrontierSection},
+};
+
+}  // namespace
+
+// COMMAND [COUNT | LIST | INFO [name...] | DOCS [name...] | HELP]
+void Command(CommandContext& ctx) {
+  std::span<const CommandSpec> all = Commands();
+  if (ctx.argv.size() == 1) {
+    ctx.reply.Array(all.size());
+    for (const CommandSpec& spec : all) ReplyCommandInfo(ctx.reply, spec);
+    return;
+  }
+  const std::string& sub = ctx.argv[1];
+  std::span<const std::string> names = ctx.argv.subspan(2);
+  if (EqualsIgnoreCase(sub, "COUNT")) {
+    if (!names.empty()) {
+      ReplyWrongArity(ctx.reply, "command|count");
+      return;
+    }
+    ctx.reply.Int(static_cast<int64_t>(all.size()));
+  } else if (EqualsIgnoreCase(sub, "LIST")) {
+    if (!names.empty()) {
+      ctx.reply.Error(errors::kSyntax);
+      return;
+    }
+    ctx.reply.Array(all.size());
+    for (const CommandSpec& spec : all) ctx.reply.Bulk(spec.name);
+  } else if (EqualsIgnoreCase(sub, "INFO")) {
+    if (names.empty()) {
+      ctx.reply.Array(all.size());
+      for (const CommandSpec& spec : all) ReplyCommandInfo(ctx.reply, spec);
+      return;
+    }
+    ctx.reply.Array(names.size());
+    for (const std::string& name : names) {
+      const CommandSpec* spec = FindCommand(name);
+      if (spec == nullptr) {
+        ctx.reply.NullArray();
+      } else {
+        ReplyCommandInfo(ctx.reply, *spec);
+      }
+    }
+  } else if (EqualsIgnoreCase(sub, "DOCS")) {
+    // Unknown names are left out, as Redis does.
+    std::vector<const CommandSpec*> specs;
+    if (names.empty()) {
+      for (const CommandSpec& spec : all) specs.push_back(&spec);
+    }
+    for (const std::string& name : names) {
+      if (const CommandSpec* spec = FindCommand(name)) specs.push_back(spec);
+    }
+    ctx.reply.Array(2 * specs.size());
+    for (const CommandSpec* spec : specs) {
+      ctx.reply.Bulk(spec->name);
+      ReplyCommandDocs(ctx.reply, *spec);
+    }
+  } else if (EqualsIgnoreCase(sub, "HELP")) {
+    ctx.reply.Array(std::size(kCommandHelp));
+    for (std::string_view line : kCommandHelp) ctx.reply.Simple(line);
+  } else {
+    ReplyUnknownSubcommand(ctx.reply, "command", sub);
+  }
+}
+
+// INFO [section ...]: no section, "default", "all" or "everything" give
+// every section; unknown sections give nothing (an empty string).
+void Info(CommandContext& ctx) {
+  bool wanted[std::size(kSections)] = {};
+  bool any = ctx.argv.size() == 1;
+  for (size_t i = 1; i < ctx.argv.size(); ++i) {
+    const std::string& name = ctx.argv[i];
+    if (EqualsIgnoreCase(name, "all") || EqualsIgnoreCase(name, "default") ||
+        EqualsIgnoreCase(name, "everything")) {
+      any = true;
+    }
+    for (size_t s = 0; s < std::size(kSections); ++s) {
+      if (EqualsIgnoreCase(name, kSections[s].first)) wanted[s] = true;
+    }
+  }
+  std::string out;
+  for (size_t s = 0; s < std::size(kSections); ++s) {
+    if (!any && !wanted[s]) continue;
+    if (!out.empty()) out += "\r\n";
+    kSections[s].second(ctx, out);
+  }
+  ctx.reply.Bulk(out);
+}
+
+}  // namespace frontier::commands

@@ -1,0 +1,88 @@
+// Housekeeping that clients send on connect or operators type:
+// PING ECHO QUIT SELECT DBSIZE TIME SHUTDOWN.
+#include <chrono>
+#include <string>
+
+#include "server/args.h"
+#include "server/commands/commands.h"
+#include "server/errors.h"
+#include "server/reply.h"
+
+namespace frontier::commands {
+
+// PING [message]
+void Ping(CommandContext& ctx) {
+  if (ctx.argv.size() > 2) {
+    ReplyWrongArity(ctx.reply, "ping");
+  } else if (ctx.argv.size() == 2) {
+    ctx.reply.Bulk(ctx.argv[1]);
+  } else {
+    ctx.reply.Simple("PONG");
+  }
+}
+
+// ECHO message
+void Echo(CommandContext& ctx) { ctx.reply.Bulk(ctx.argv[1]); }
+
+// QUIT: +OK, then the loop closes the connection once the reply is sent.
+void Quit(CommandContext& ctx) {
+  ctx.reply.Ok();
+  ctx.effects.close_after_reply = true;
+}
+
+// SELECT index: there is one database, 0.
+void Select(CommandContext& ctx) {
+  std::optional<int64_t> index = ParseInt64(ctx.argv[1]);
+  if (!index) {
+    ctx.reply.Error(errors::kNotInteger);
+  } else if (*index != 0) {
+    ctx.reply.Error(errors::kDbIndexOutOfRange);
+  } else {
+    ctx.reply.Ok();
+  }
+}
+
+// DBSIZE: the number of known URLs.
+void DbSize(CommandContext& ctx) {
+  ctx.reply.Int(static_cast<int64_t>(ctx.frontier.Stats().urls));
+}
+
+// TIME: [unix seconds, microseconds] as bulk strings.
+void Time(CommandContext& ctx) {
+  auto us = std::chrono::duration_cast<std::chrono::microseconds>(
+                std::chrono::system_clock::now().time_since_epoch())
+                .count();
+  ctx.reply.Array(2);
+  ctx.reply.Bulk(std::to_string(us / 1'000'000));
+  ctx.reply.Bulk(std::to_string(us % 1'000'000));
+}
+
+// SHUTDOWN [NOSAVE|SAVE] [NOW] [FORCE]. Like Redis, success sends no reply:
+// the loop stops, checkpoints (unless NOSAVE) and the connection closes.
+void Shutdown(CommandContext& ctx) {
+  bool nosave = false, save = false;
+  for (size_t i = 1; i < ctx.argv.size(); ++i) {
+    const std::string& word = ctx.argv[i];
+    if (EqualsIgnoreCase(word, "NOSAVE")) {
+      nosave = true;
+    } else if (EqualsIgnoreCase(word, "SAVE")) {
+      save = true;
+    } else if (EqualsIgnoreCase(word, "NOW") ||
+               EqualsIgnoreCase(word, "FORCE")) {
+      // Nothing to wait for or force: accepted for compatibility.
+    } else if (EqualsIgnoreCase(word, "ABORT") && ctx.argv.size() == 2) {
+      ctx.reply.Error(errors::kNoShutdownInProgress);
+      return;
+    } else {
+      ctx.reply.Error(errors::kSyntax);
+      return;
+    }
+  }
+  if (nosave && save) {
+    ctx.reply.Error(errors::kSyntax);
+    return;
+  }
+  ctx.effects.shutdown_nosave = nosave;
+}
+
+}  // namespace frontier::commands

@@ -1,0 +1,436 @@
+#include "server/config.h"
+
+#include <arpa/inet.h>
+
+#include <cerrno>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <limits>
+#include <sstream>
+#include <utility>
+
+#include "server/args.h"
+
+namespace frontier {
+namespace {
+
+// --- Value kinds. Each returns a Directive bound to one Config member. ---
+
+template <typename T>
+Directive Integer(std::string_view name, std::string_view def, T Config::*m,
+                  int64_t min, int64_t max) {
+  std::string expected =
+      "an integer " + std::to_string(min) + ".." + std::to_string(max);
+  if (max == std::numeric_limits<int64_t>::max()) {
+    expected = "an integer >= " + std::to_string(min);
+  }
+  return Directive{name, def, std::move(expected),
+                   [m, min, max](Config* c, std::string_view v) {
+                     std::optional<int64_t> n = ParseInt64(v);
+                     if (!n || *n < min || *n > max) return false;
+                     c->*m = static_cast<T>(*n);
+                     return true;
+                   },
+                   [m](const Config& c) { return std::to_string(c.*m); }};
+}
+
+// Seconds with decimals, stored as milliseconds, at least `min_ms`.
+Directive Duration(std::string_view name, std::string_view def,
+                   int64_t Config::*m, int64_t min_ms) {
+  std::string expected = min_ms > 0 ? "a positive number of seconds"
+                                    : "a non-negative number of seconds";
+  return Directive{name, def, std::move(expected),
+                   [m, min_ms](Config* c, std::string_view v) {
+                     std::optional<int64_t> ms = ParseDurationMs(v);
+                     if (!ms || *ms < min_ms) return false;
+                     c->*m = *ms;
+                     return true;
+                   },
+                   [m](const Config& c) { return FormatSeconds(c.*m); }};
+}
+
+template <typename E>
+Directive Choice(std::string_view name, std::string_view def, E Config::*m,
+                 std::vector<std::pair<std::string_view, E>> choices) {
+  std::string expected;
+  for (const auto& [word, value] : choices) {
+    if (!expected.empty()) expected += '|';
+    expected += word;
+  }
+  expected = "one of " + expected;
+  return Directive{name, def, std::move(expected),
+                   [m, choices](Config* c, std::string_view v) {
+                     for (const auto& [word, value] : choices) {
+                       if (EqualsIgnoreCase(v, word)) {
+                         c->*m = value;
+                         return true;
+                       }
+                     }
+                     return false;
+                   },
+                   [m, choices](const Config& c) {
+                     for (const auto& [word, value] : choices) {
+                       if (c.*m == value) return std::string(word);
+                     }
+                     return std::string();
+                   }};
+}
+
+// Redis's memory units: k=1000, kb=1024, m=10^6, mb=2^20, g=10^9, gb=2^30.
+std::optional<uint64_t> ParseMemory(std::string_view v) {
+  static const std::pair<std::string_view, uint64_t> kUnits[] = {
+      {"kb", 1ull << 10},
+      {"mb", 1ull << 20},
+      {"gb", 1ull << 30},
+      {"k", 1000},
+      {"m", 1000000},
+      {"g", 1000000000},
+      {"b", 1}};
+  uint64_t unit = 1;
+  for (const auto& [suffix, mult] : kUnits) {
+    if (v.size() > suffix.size() &&
+        EqualsIgnoreCase(v.substr(v.size() - suffix.size()), suffix)) {
+      unit = mult;
+      v.remove_suffix(suffix.size());
+      break;
+    }
+  }
+  std::optional<int64_t> n = ParseInt64(v);
+  if (!n || *n < 0) return std::nullopt;
+  uint64_t count = static_cast<uint64_t>(*n);
+  if (count > std::numeric_limits<uint64_t>::max() / unit) return std::nullopt;
+  return count * unit;
+}
+
+std::string FormatMemory(uint64_t bytes) {
+  if (bytes != 0 && bytes % (1ull << 30) == 0) {
+    return std::to_string(bytes >> 30) + "gb";
+  }
+  if (bytes != 0 && bytes % (1ull << 20) == 0) {
+    return std::to_string(bytes >> 20) + "mb";
+  }
+  return std::to_string(bytes);
+}
+
+Directive Memory(std::string_view name, std::string_view def,
+                 uint64_t Config::*m, uint64_t min) {
+  return Directive{name, def,
+                   "a size in bytes, or with a k/kb/m/mb/g/gb suffix, of at "
+                   "least " +
+                       FormatMemory(min),
+                   [m, min](Config* c, std::string_view v) {
+                     std::optional<uint64_t> n = ParseMemory(v);
+                     if (!n || *n < min) return false;
+                     c->*m = *n;
+                     return true;
+                   },
+                   [m](const Config& c) { return FormatMemory(c.*m); }};
+}
+
+Directive Text(std::string_view name, std::string_view def,
+               std::string Config::*m, bool allow_empty) {
+  return Directive{name, def,
+                   allow_empty ? "a path, or \"\"" : "a non-empty path",
+                   [m, allow_empty](Config* c, std::string_view v) {
+                     if (v.empty() && !allow_empty) return false;
+                     c->*m = std::string(v);
+                     return true;
+                   },
+                   [m](const Config& c) { return c.*m; }};
+}
+
+bool IsIpLiteral(const std::string& text) {
+  unsigned char buf[sizeof(in6_addr)];
+  return inet_pton(AF_INET, text.c_str(), buf) == 1 ||
+         inet_pton(AF_INET6, text.c_str(), buf) == 1;
+}
+
+Directive AddressList(std::string_view name, std::string_view def,
+                      std::vector<std::string> Config::*m) {
+  return Directive{name, def,
+                   "one or more IPv4 or IPv6 addresses separated by spaces",
+                   [m](Config* c, std::string_view v) {
+                     std::vector<std::string> addresses;
+                     std::istringstream words{std::string(v)};
+                     for (std::string word; words >> word;) {
+                       if (!IsIpLiteral(word)) return false;
+                       addresses.push_back(word);
+                     }
+                     if (addresses.empty()) return false;
+                     c->*m = std::move(addresses);
+                     return true;
+                   },
+                   [m](const Config& c) {
+                     std::string out;
+                     for (const std::string& a : c.*m) {
+                       if (!out.empty()) out += ' ';
+                       out += a;
+                     }
+                     return out;
+                   }};
+}
+
+constexpr int64_t kMaxInt = std::numeric_limits<int>::max();
+constexpr int64_t kMaxInt64 = std::numeric_limits<int64_t>::max();
+
+const std::vector<Directive>& Table() {
+  using S = SiteScope;
+  static const std::vector<Directive> kTable = {
+      Integer("port", "7379", &Config::port, 0, 65535),
+      AddressList("bind", "127.0.0.1", &Config::bind),
+      Text("dir", "./data", &Config::dir, /*allow_empty=*/false),
+      Duration("lease-timeout", "300", &Config::lease_timeout_ms, 1),
+      Integer("max-depth", "16", &Config::max_depth, 0, kMaxInt),
+      Choice<S>("depth-scope", "domain", &Config::depth_scope,
+                {{"host", S::kHost}, {"domain", S::kDomain}}),
+      Integer("site-max-urls", "0", &Config::site_max_urls, 0, kMaxInt64),
+      Duration("politeness-delay", "1", &Config::politeness_delay_ms, 0),
+      Integer("site-max-leases", "1", &Config::site_max_leases, 0,
+              std::numeric_limits<uint32_t>::max()),
+      Choice<S>("politeness-scope", "host", &Config::politeness_scope,
+                {{"host", S::kHost}, {"domain", S::kDomain}}),
+      Integer("default-priority", "5000", &Config::default_priority, 0, 9999),
+      Choice<QueueOrder>(
+          "order", "bfs", &Config::order,
+          {{"bfs", QueueOrder::kBfs}, {"priority", QueueOrder::kPriority}}),
+      Integer("max-attempts", "5", &Config::max_attempts, 1, kMaxInt),
+      Integer("timer-ms", "100", &Config::timer_ms, 1, 3'600'000),
+      Duration("checkpoint-interval", "60", &Config::checkpoint_interval_ms, 0),
+      Choice<FsyncPolicy>("fsync", "always", &Config::fsync,
+                          {{"always", FsyncPolicy::kAlways},
+                           {"everysec", FsyncPolicy::kEverySec},
+                           {"no", FsyncPolicy::kNo}}),
+      Memory("cache-size", "256mb", &Config::cache_bytes, 1ull << 20),
+      Integer("max-url-length", "8192", &Config::max_url_length, 16, 64 << 20),
+      Integer("maxclients", "10000", &Config::maxclients, 1, 1'000'000),
+      Choice<LogLevel>("loglevel", "notice", &Config::loglevel,
+                       {{"debug", LogLevel::kDebug},
+                        {"verbose", LogLevel::kVerbose},
+                        {"notice", LogLevel::kNotice},
+                        {"warning", LogLevel::kWarning}}),
+      Text("logfile", "", &Config::logfile, /*allow_empty=*/true),
+  };
+  return kTable;
+}
+
+Status ReadFile(const std::string& path, std::string* text) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) {
+    return Status::InvalidArgument("cannot open config file '" + path +
+                                   "': " + std::strerror(errno));
+  }
+  std::ostringstream buf;
+  buf << in.rdbuf();
+  *text = buf.str();
+  return Status::OK();
+}
+
+int HexValue(char c) {
+  if (c >= '0' && c <= '9') return c - '0';
+  if (c >= 'a' && c <= 'f') return c - 'a' + 10;
+  if (c >= 'A' && c <= 'F') return c - 'A' + 10;
+  return -1;
+}
+
+bool IsSpace(char c) {
+  return c == ' ' || c == '\t' || c == '\r' || c == '\n' || c == '\v' ||
+         c == '\f';
+}
+
+}  // namespace
+
+std::span<const Directive> Directives() { return Table(); }
+
+const Directive* FindDirective(std::string_view name) {
+  for (const Directive& d : Table()) {
+    if (EqualsIgnoreCase(d.name, name)) return &d;
+  }
+  return nullptr;
+}
+
+Config DefaultConfig() {
+  Config config;
+  for (const Directive& d : Table()) {
+    // The defaults are valid by construction; config_test checks it.
+    d.set(&config, d.default_value);
+  }
+  return config;
+}
+
+Status SetDirective(Config* config, std::string_view name,
+                    std::string_view value) {
+  const Directive* d = FindDirective(name);
+  if (d == nullptr) {
+    return Status::InvalidArgument("unknown directive '" + std::string(name) +
+                                   "'");
+  }
+  if (!d->set(config, value)) {
+    return Status::InvalidArgument("bad value for '" + std::string(d->name) +
+                                   "': '" + std::string(value) +
+                                   "' (expected " + d->expected + ")");
+  }
+  return Status::OK();
+}
+
+bool SplitConfigLine(std::string_view line, std::vector<std::string>* words) {
+  words->clear();
+  size_t i = 0;
+  while (true) {
+    while (i < line.size() && IsSpace(line[i])) ++i;
+    if (i == line.size()) return true;
+    std::string word;
+    if (line[i] == '"') {
+      ++i;
+      bool closed = false;
+      while (i < line.size()) {
+        char c = line[i];
+        if (c == '"') {
+          closed = true;
+          ++i;
+          break;
+        }
+        if (c == '\\' && i + 3 < line.size() && line[i + 1] == 'x' &&
+            HexValue(line[i + 2]) >= 0 && HexValue(line[i + 3]) >= 0) {
+          word += static_cast<char>(HexValue(line[i + 2]) * 16 +
+                                    HexValue(line[i + 3]));
+          i += 4;
+          continue;
+        }
+        if (c == '\\' && i + 1 < line.size()) {
+          char e = line[i + 1];
+          word += e == 'n' ? '\n' : e == 't' ? '\t' : e == 'r' ? '\r' : e;
+          i += 2;
+          continue;
+        }
+        word += c;
+        ++i;
+      }
+      if (!closed || (i < line.size() && !IsSpace(line[i]))) return false;
+    } else if (line[i] == '\'') {
+      ++i;
+      bool closed = false;
+      while (i < line.size()) {
+        if (line[i] == '\\' && i + 1 < line.size() && line[i + 1] == '\'') {
+          word += '\'';
+          i += 2;
+          continue;
+        }
+        if (line[i] == '\'') {
+          closed = true;
+          ++i;
+          break;
+        }
+        word += line[i++];
+      }
+      if (!closed || (i < line.size() && !IsSpace(line[i]))) return false;
+    } else {
+      while (i < line.size() && !IsSpace(line[i])) word += line[i++];
+    }
+    words->push_back(std::move(word));
+  }
+}
+
+Status ApplyConfigText(Config* config, std::string_view text,
+                       std::string_view source) {
+  size_t line_no = 0;
+  std::vector<std::string> words;
+  while (!text.empty()) {
+    size_t eol = text.find('\n');
+    std::string_view line = text.substr(0, eol);
+    text.remove_prefix(eol == std::string_view::npos ? text.size() : eol + 1);
+    ++line_no;
+
+    size_t first = line.find_first_not_of(" \t\r");
+    if (first == std::string_view::npos || line[first] == '#') continue;
+    std::string where = std::string(source) + ":" + std::to_string(line_no);
+    if (!SplitConfigLine(line, &words)) {
+      return Status::InvalidArgument(where + ": unbalanced quotes in '" +
+                                     std::string(line) + "'");
+    }
+    std::string value;
+    for (size_t i = 1; i < words.size(); ++i) {
+      if (i > 1) value += ' ';
+      value += words[i];
+    }
+    Status s = SetDirective(config, words[0], value);
+    if (!s.ok()) return Status::InvalidArgument(where + ": " + s.message());
+  }
+  return Status::OK();
+}
+
+StatusOr<Config> LoadConfig(std::span<const std::string> args) {
+  Config config = DefaultConfig();
+  size_t i = 0;
+  if (!args.empty() && !args[0].starts_with("--")) {
+    std::string text;
+    Status s = ReadFile(args[0], &text);
+    if (!s.ok()) return s;
+    s = ApplyConfigText(&config, text, args[0]);
+    if (!s.ok()) return s;
+    std::error_code ec;
+    std::filesystem::path abs = std::filesystem::absolute(args[0], ec);
+    config.config_file = ec ? args[0] : abs.string();
+    i = 1;
+  }
+  while (i < args.size()) {
+    if (!args[i].starts_with("--") || args[i].size() == 2) {
+      return Status::InvalidArgument("unexpected argument '" + args[i] +
+                                     "' (expected --directive value)");
+    }
+    std::string name = args[i].substr(2);
+    std::string value;
+    for (++i; i < args.size() && !args[i].starts_with("--"); ++i) {
+      if (!value.empty()) value += ' ';
+      value += args[i];
+    }
+    Status s = SetDirective(&config, name, value);
+    if (!s.ok()) return s;
+  }
+  return config;
+}
+
+Status PrepareDirectories(const Config& config) {
+  std::error_code ec;
+  std::filesystem::create_directories(config.dir, ec);
+  if (ec) {
+    return Status::IOError("cannot create dir '" + config.dir +
+                           "': " + ec.message());
+  }
+  return Status::OK();
+}
+
+FrontierOptions ToFrontierOptions(const Config& config) {
+  FrontierOptions o;
+  o.dir = config.dir;
+  o.cache_bytes = config.cache_bytes;
+  o.lease_timeout_ms = config.lease_timeout_ms;
+  o.max_depth = config.max_depth;
+  o.depth_scope = config.depth_scope;
+  o.site_max_urls = config.site_max_urls;
+  o.politeness_delay_ms = config.politeness_delay_ms;
+  o.site_max_leases = config.site_max_leases;
+  o.politeness_scope = config.politeness_scope;
+  o.default_priority = config.default_priority;
+  o.order = config.order;
+  o.max_attempts = config.max_attempts;
+  o.max_url_length = config.max_url_length;
+  // fsync no: hand each commit to the OS at once and never fsync it.
+  // always/everysec: keep commits in the log buffer until FlushLog().
+  o.write_log_at_commit = config.fsync == FsyncPolicy::kNo;
+  return o;
+}
+
+const char* FsyncPolicyName(FsyncPolicy policy) {
+  switch (policy) {
+    case FsyncPolicy::kAlways:
+      return "always";
+    case FsyncPolicy::kEverySec:
+      return "everysec";
+    case FsyncPolicy::kNo:
+      return "no";
+  }
+  return "?";
+}
+
+}  // namespace frontier

@@ -1,0 +1,99 @@
+// Connection: one client socket (a libevent bufferevent), its input buffer
+// and RESP parser, and the replies it has been given but not yet released.
+//
+// Replies are written into pending() through a ReplyWriter and reach the
+// socket only when the event loop calls ReleasePending() after the pass's
+// group commit (see docs/event-loop.md). The connection knows nothing of
+// commands; the Server drives it.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+
+#include "protocol/resp_parser.h"
+#include "server/command_context.h"
+#include "server/libevent_ptr.h"
+
+namespace frontier {
+
+class Connection;
+
+// What a connection reports to the event loop that owns it.
+class ConnectionEvents {
+ public:
+  virtual ~ConnectionEvents() = default;
+  // New bytes were read from the socket (already in the bufferevent).
+  virtual void OnReadable(Connection& conn) = 0;
+  // Everything handed to the socket has been written.
+  virtual void OnDrained(Connection& conn) = 0;
+  // EOF, a socket error, or a timeout (`what` holds BEV_EVENT_* bits).
+  virtual void OnDisconnected(Connection& conn, short what) = 0;
+};
+
+class Connection {
+ public:
+  enum class State {
+    kOpen,     // reading and executing commands
+    kBlocked,  // waiting in BPOP: input is buffered but not executed
+    kClosing,  // a last reply is on its way out; nothing more is read
+    kClosed,   // gone: waiting to be destroyed at the end of the pass
+  };
+
+  // Takes ownership of `bev` (and so of its socket), starts reading, and
+  // reports to `events`, which must outlive the connection.
+  Connection(uint64_t id, BufferEventPtr bev, std::string address,
+             int64_t now_ms, ConnectionEvents* events);
+  Connection(const Connection&) = delete;
+  Connection& operator=(const Connection&) = delete;
+
+  uint64_t id() const { return info_.id; }
+  ClientInfo& info() { return info_; }
+  // Stops reading from the socket (closing, or closed).
+  void StopReading();
+  State state() const { return state_; }
+  void set_state(State state) { state_ = state; }
+
+  // --- Input ---
+  // Moves everything the bufferevent has read into the input buffer.
+  void ReadSocket();
+  // Parses the next command from the input buffer; after kCommand it is in
+  // args() until the next call. See RespParser for kNeedMore/kError.
+  RespParser::Result NextCommand();
+  const std::vector<std::string>& args() const { return parser_.args(); }
+  const std::string& parse_error() const { return parser_.error(); }
+  // Bytes read but not yet parsed.
+  size_t unparsed_bytes() const { return input_.size() - input_pos_; }
+  // Drops parsed bytes from the front of the input buffer.
+  void CompactInput();
+
+  // --- Output ---
+  // Reply bytes of this pass, not yet on the socket.
+  std::string& pending() { return pending_; }
+  // True once the connection is on the loop's "has output" list this pass.
+  bool output_listed() const { return output_listed_; }
+  void set_output_listed(bool listed) { output_listed_ = listed; }
+  // Hands pending() to the socket and clears it.
+  void ReleasePending();
+  // Discards pending() unsent.
+  void DropPending() { pending_.clear(); }
+  // Bytes handed to the socket but not yet written.
+  size_t unsent_bytes() const;
+
+ private:
+  static void ReadCallback(bufferevent* bev, void* arg);
+  static void WriteCallback(bufferevent* bev, void* arg);
+  static void EventCallback(bufferevent* bev, short what, void* arg);
+
+  ConnectionEvents* events_;
+  ClientInfo info_;
+  BufferEventPtr bev_;
+  State state_ = State::kOpen;
+  RespParser parser_;
+  std::string input_;
+  size_t input_pos_ = 0;  // first unparsed byte of input_
+  std::string pending_;
+  bool output_listed_ = false;
+};
+
+}  // namespace frontier

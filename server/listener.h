@@ -1,0 +1,30 @@
+// TCP listening sockets on the configured bind addresses, and the address
+// formatting the server needs for accepted peers.
+#pragma once
+
+#include <sys/socket.h>
+
+#include <string>
+#include <vector>
+
+#include "server/libevent_ptr.h"
+#include "storage/status.h"
+
+namespace frontier {
+
+// Listens on `port` at each of `addresses` (IPv4 or IPv6 literals; IPv6
+// sockets are IPv6-only so "0.0.0.0 ::" can be bound together) and calls
+// `on_accept(listener, fd, addr, len, arg)` for each new connection. Port 0
+// picks a free port per address. Returns IOError naming the address that
+// could not be bound; no listener is left open then.
+StatusOr<std::vector<ListenerPtr>> ListenOn(
+    event_base* base, const std::vector<std::string>& addresses, int port,
+    evconnlistener_cb on_accept, void* arg);
+
+// The local port `listener` is bound to, or 0 if unknown.
+int ListenerPort(evconnlistener* listener);
+
+// "1.2.3.4:5678" or "[::1]:5678"; "?" for other families.
+std::string FormatPeer(const sockaddr* addr);
+
+}  // namespace frontier

@@ -1,0 +1,33 @@
+// The server's log: one line per event, in Redis's format
+//   "<pid>:M <dd Mon yyyy hh:mm:ss.mmm> <level char> <message>"
+// with level chars '.' debug, '-' verbose, '*' notice, '#' warning.
+//
+// The log is process-wide (as a logger usually is): InitLog() once at start,
+// then Log() from anywhere on the event-loop thread. Not thread-safe.
+#pragma once
+
+#include <string>
+#include <string_view>
+
+#include "storage/status.h"
+
+namespace frontier {
+
+enum class LogLevel { kDebug = 0, kVerbose, kNotice, kWarning };
+
+// "debug" | "verbose" | "notice" | "warning" (case-insensitive). Returns
+// false for anything else and leaves *level untouched.
+bool ParseLogLevel(std::string_view text, LogLevel* level);
+const char* LogLevelName(LogLevel level);
+
+// Sends lines at `min_level` and above to `path` (appended), or to stderr
+// when `path` is empty. Returns IOError if the file cannot be opened; the
+// log then keeps writing to stderr.
+Status InitLog(LogLevel min_level, const std::string& path);
+
+// Writes one line if `level` passes the filter. Never fails: a log that
+// cannot be written is not a reason to stop serving.
+void Log(LogLevel level, const char* format, ...)
+    __attribute__((format(printf, 2, 3)));
+
+}  // namespace frontier

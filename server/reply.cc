@@ -1,0 +1,76 @@
+#include "server/reply.h"
+
+#include <cctype>
+
+#include "server/args.h"
+#include "server/errors.h"
+
+namespace frontier {
+
+void ReplyStatus(ReplyWriter& reply, const Status& status) {
+  // Storage's InvalidArgument messages are written for the client
+  // ("invalid URL: ...", "invalid ref URL: ..."); anything else is a fault
+  // of the server's disk or database, and says so.
+  if (status.IsInvalidArgument()) {
+    reply.Error("ERR " + status.message());
+  } else {
+    reply.Error(std::string(errors::kStorageErrorPrefix) + status.message());
+  }
+}
+
+void ReplyWrongArity(ReplyWriter& reply, std::string_view name) {
+  std::string text(errors::kWrongArityPrefix);
+  text += name;
+  text += errors::kWrongAritySuffix;
+  reply.Error(text);
+}
+
+void ReplyUnknownCommand(ReplyWriter& reply,
+                         std::span<const std::string> argv) {
+  constexpr size_t kMax = 128;
+  std::string args;
+  for (size_t i = 1; i < argv.size() && args.size() < kMax; ++i) {
+    args += '\'';
+    args += std::string_view(argv[i]).substr(0, kMax - args.size());
+    args += "' ";
+  }
+  std::string text(errors::kUnknownCommandPrefix);
+  text += std::string_view(argv[0]).substr(0, kMax);
+  text += errors::kUnknownCommandArgs;
+  text += args;
+  reply.Error(text);
+}
+
+void ReplyUnknownSubcommand(ReplyWriter& reply, std::string_view command,
+                            std::string_view sub) {
+  std::string text(errors::kUnknownSubcommandPrefix);
+  text += sub.substr(0, 128);
+  text += "'. Try ";
+  for (char c : command) text += static_cast<char>(std::toupper(c));
+  text += " HELP.";
+  reply.Error(text);
+}
+
+void ReplyPopped(ReplyWriter& reply, const std::vector<std::string>& urls,
+                 bool with_count) {
+  if (!with_count) {
+    if (urls.empty()) {
+      reply.Null();
+    } else {
+      reply.Bulk(urls.front());
+    }
+    return;
+  }
+  reply.Array(urls.size());
+  for (const std::string& url : urls) reply.Bulk(url);
+}
+
+void ReplyPopTimeout(ReplyWriter& reply, bool with_count) {
+  if (with_count) {
+    reply.NullArray();
+  } else {
+    reply.Null();
+  }
+}
+
+}  // namespace frontier

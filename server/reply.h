@@ -1,0 +1,46 @@
+// Replies that more than one piece of the server writes: the one place a
+// Status becomes RESP text, the command-check errors, and the reply shape
+// of popped URLs (POP, BPOP now, and BPOP served later by the loop).
+#pragma once
+
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "protocol/reply_writer.h"
+#include "storage/status.h"
+
+namespace frontier {
+
+// The one function that turns a non-OK Status into an error reply:
+//   InvalidArgument -> "ERR invalid URL: <message>": every InvalidArgument
+//     the frontier returns to a command concerns a URL (or site) argument
+//     (frontier.h); the prefix is not repeated if the message has it.
+//   anything else   -> "ERR storage error: <message>".
+// Precondition: !status.ok().
+void ReplyStatus(ReplyWriter& reply, const Status& status);
+
+// "ERR wrong number of arguments for '<name>' command". `name` is the
+// command's lower-case table name ("add", or "client|setname").
+void ReplyWrongArity(ReplyWriter& reply, std::string_view name);
+
+// "ERR unknown command '<argv[0]>', with args beginning with: '<a>' ... "
+// in Redis 7's words: the name and the quoted arguments are cut to 128
+// characters in all. Precondition: !argv.empty().
+void ReplyUnknownCommand(ReplyWriter& reply, std::span<const std::string> argv);
+
+// "ERR unknown subcommand '<sub>'. Try <COMMAND> HELP."
+void ReplyUnknownSubcommand(ReplyWriter& reply, std::string_view command,
+                            std::string_view sub);
+
+// Popped URLs: without COUNT the first URL as a bulk string or a nil bulk
+// when there is none; with COUNT an array of all of them (maybe empty).
+void ReplyPopped(ReplyWriter& reply, const std::vector<std::string>& urls,
+                 bool with_count);
+
+// A BPOP that timed out: nil bulk without COUNT, null array with COUNT
+// (as Redis's BLPOP replies a null array on timeout).
+void ReplyPopTimeout(ReplyWriter& reply, bool with_count);
+
+}  // namespace frontier

@@ -1,0 +1,34 @@
+// Counters the event loop keeps for INFO. The loop owns one ServerStats and
+// lends it read-only to command handlers.
+#pragma once
+
+#include <cstdint>
+
+namespace frontier {
+
+struct ServerStats {
+  int64_t start_ms = 0;     // wall clock at start
+  int64_t recovery_ms = 0;  // how long Frontier::Open (recovery) took
+  int tcp_port = 0;         // the port listened on
+
+  // # Clients
+  uint64_t connected_clients = 0;
+  uint64_t blocked_clients = 0;
+
+  // # Stats
+  uint64_t total_connections_received = 0;
+  uint64_t total_commands_processed = 0;
+  uint64_t rejected_connections = 0;
+  uint64_t protocol_errors = 0;
+  uint64_t bpop_timeouts = 0;
+  uint64_t passes = 0;  // event-loop passes (group commits possible)
+
+  // # Persistence
+  uint64_t log_flushes = 0;
+  bool last_flush_ok = true;
+  uint64_t checkpoints = 0;
+  int64_t last_checkpoint_ms = 0;  // 0 = none yet
+  bool last_checkpoint_ok = true;
+};
+
+}  // namespace frontier
