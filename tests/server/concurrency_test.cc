@@ -1,0 +1,155 @@
+// End to end with several crawler workers at once, as in production: a
+// producer adds links while workers POP and CONFIRM. No URL may go to two
+// workers, none may be lost, and a site's lease cap holds across workers.
+#include <algorithm>
+#include <atomic>
+#include <chrono>
+#include <map>
+#include <mutex>
+#include <set>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "support/frontierd_process.h"
+
+namespace frontier::itest {
+namespace {
+
+using std::chrono::milliseconds;
+using std::chrono::seconds;
+using Clock = std::chrono::steady_clock;
+
+constexpr int kSites = 40;
+constexpr int kUrlsPerSite = 25;  // 1000 URLs in all
+constexpr int kWorkers = 4;
+
+std::string SiteUrl(int site, int page) {
+  return "http://w" + std::to_string(site) + ".example.org/p" + std::to_string(page);
+}
+std::string SiteOfUrl(const std::string& url) {
+  return url.substr(0, url.find('/', 7));
+}
+
+struct Lease {
+  std::string url;
+  Clock::time_point popped;     // the POP reply arrived
+  Clock::time_point confirmed;  // the CONFIRM was sent
+};
+
+// Runs a producer (MADD per site page batch) and kWorkers workers (POP
+// COUNT 5, CONFIRM each) until every URL is confirmed or 60 s pass.
+// Returns every lease the workers held.
+std::vector<Lease> RunCrawl(const FrontierdProcess& server, bool* timed_out) {
+  std::atomic<bool> producing{true};
+  std::atomic<int> confirmed{0};
+  std::mutex mu;
+  std::vector<Lease> leases;
+  const auto deadline = Clock::now() + seconds(60);
+
+  std::thread producer([&] {
+    auto c = server.Connect(seconds(10));
+    for (int page = 0; page < kUrlsPerSite; page += 5) {
+      for (int site = 0; site < kSites; ++site) {
+        std::vector<std::string> cmd = {"MADD", ""};
+        for (int p = page; p < page + 5; ++p) cmd.push_back(SiteUrl(site, p));
+        c->Append(cmd);
+      }
+      for (int site = 0; site < kSites; ++site) {
+        Reply r = c->GetReply();
+        if (!r.IsArray()) ADD_FAILURE() << "MADD: " << r;
+      }
+    }
+    producing = false;
+  });
+
+  std::vector<std::thread> workers;
+  for (int w = 0; w < kWorkers; ++w) {
+    workers.emplace_back([&] {
+      auto c = server.Connect(seconds(10));
+      while (Clock::now() < deadline &&
+             confirmed.load() < kSites * kUrlsPerSite) {
+        Reply r = c->Cmd({"POP", "COUNT", "5"});
+        if (!r.IsArray()) {
+          ADD_FAILURE() << "POP: " << r;
+          return;
+        }
+        auto popped = Clock::now();
+        if (r.elements.empty()) {
+          std::this_thread::sleep_for(milliseconds(2));
+          continue;
+        }
+        for (const Reply& e : r.elements) {
+          Lease lease{e.str, popped, Clock::now()};
+          Reply ok = c->Cmd({"CONFIRM", e.str});
+          if (ok != Int(1)) ADD_FAILURE() << "CONFIRM " << e.str << ": " << ok;
+          ++confirmed;
+          std::lock_guard<std::mutex> lock(mu);
+          leases.push_back(lease);
+        }
+      }
+    });
+  }
+  producer.join();
+  for (auto& t : workers) t.join();
+  *timed_out = Clock::now() >= deadline;
+  return leases;
+}
+
+class ConcurrencyTest : public FrontierdTest {};
+
+TEST_F(ConcurrencyTest, EveryUrlGoesToExactlyOneWorker) {
+  bool timed_out = false;
+  std::vector<Lease> leases = RunCrawl(*server_, &timed_out);
+  EXPECT_FALSE(timed_out);
+  std::map<std::string, int> times;
+  for (const Lease& l : leases) ++times[l.url];
+  int twice = 0;
+  for (const auto& [url, n] : times) {
+    if (n != 1) ++twice;
+  }
+  EXPECT_EQ(twice, 0) << "URLs handed out more than once";
+  EXPECT_EQ(times.size(), static_cast<size_t>(kSites * kUrlsPerSite));
+  auto s = Stats();
+  EXPECT_EQ(s["urls"], kSites * kUrlsPerSite);
+  EXPECT_EQ(s["done"], kSites * kUrlsPerSite);
+  EXPECT_EQ(s["popped"], kSites * kUrlsPerSite);
+  EXPECT_EQ(s["confirmed"], kSites * kUrlsPerSite);
+  EXPECT_EQ(s["queued"] + s["leased"], 0);
+}
+
+class ConcurrencyPolitenessTest : public FrontierdTest {
+ protected:
+  std::vector<std::string> ServerArgs() const override {
+    return {"--politeness-delay", "0", "--site-max-leases", "1", "--timer-ms", "10"};
+  }
+};
+
+TEST_F(ConcurrencyPolitenessTest, OneLeasePerSiteAcrossWorkers) {
+  bool timed_out = false;
+  std::vector<Lease> leases = RunCrawl(*server_, &timed_out);
+  EXPECT_FALSE(timed_out);
+  EXPECT_EQ(leases.size(), static_cast<size_t>(kSites * kUrlsPerSite));
+  // A site's second lease can only be granted after its first was given
+  // back: its POP reply cannot arrive before the earlier CONFIRM was sent.
+  std::map<std::string, std::vector<const Lease*>> by_site;
+  for (const Lease& l : leases) by_site[SiteOfUrl(l.url)].push_back(&l);
+  int overlaps = 0;
+  for (auto& [site, list] : by_site) {
+    std::sort(list.begin(), list.end(),
+              [](const Lease* a, const Lease* b) { return a->popped < b->popped; });
+    for (size_t i = 1; i < list.size(); ++i) {
+      if (list[i]->popped < list[i - 1]->confirmed) {
+        ++overlaps;
+        if (overlaps <= 3) {
+          ADD_FAILURE() << site << ": " << list[i]->url << " was leased while "
+                        << list[i - 1]->url << " still was";
+        }
+      }
+    }
+  }
+  EXPECT_EQ(overlaps, 0);
+}
+
+}  // namespace
+}  // namespace frontier::itest
