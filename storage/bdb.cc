@@ -1,6 +1,5 @@
 #include "storage/bdb.h"
 
-#include <cstring>
 #include <string>
 
 namespace frontier::bdb {
@@ -10,17 +9,6 @@ Dbt MakeDbt(std::string_view s) {
   // Berkeley DB never writes through an input Dbt; the cast is safe.
   return Dbt(const_cast<char*>(s.data()), static_cast<u_int32_t>(s.size()));
 }
-// The default B-tree order (unsigned bytes, a prefix sorts first) done
-// with memcmp: the same order as Berkeley DB's byte loop, so existing files
-// stay valid, but vectorised. Key comparison was the largest single cost
-// in profiles of ADD.
-int MemcmpOrder(Db*, const Dbt* a, const Dbt* b) {
-  const u_int32_t na = a->get_size(), nb = b->get_size();
-  const int c = std::memcmp(a->get_data(), b->get_data(), na < nb ? na : nb);
-  if (c != 0) return c;
-  return na < nb ? -1 : (na > nb ? 1 : 0);
-}
-
 void Assign(const Dbt& dbt, std::string* out) {
   if (out != nullptr) {
     out->assign(static_cast<const char*>(dbt.get_data()), dbt.get_size());
@@ -68,8 +56,6 @@ Database::~Database() { Close(); }
 Status Database::Open(DbEnv* env, const char* file, uint32_t page_size) {
   name_ = file;
   db_ = std::make_unique<Db>(env, DB_CXX_NO_EXCEPTIONS);
-  Status cs = FromDb(db_->set_bt_compare(&MemcmpOrder), name_ + ": set_bt_compare");
-  if (!cs.ok()) return cs;
   if (page_size != 0) {
     Status s = FromDb(db_->set_pagesize(page_size), name_ + ": set_pagesize");
     if (!s.ok()) return s;
