@@ -1,5 +1,7 @@
 #include "storage/bdb.h"
 
+#include <algorithm>
+#include <cstring>
 #include <string>
 
 namespace frontier::bdb {
@@ -9,6 +11,47 @@ Dbt MakeDbt(std::string_view s) {
   // Berkeley DB never writes through an input Dbt; the cast is safe.
   return Dbt(const_cast<char*>(s.data()), static_cast<u_int32_t>(s.size()));
 }
+// Reads land in buffers the wrappers own and reuse (DB_DBT_USERMEM), so a
+// record stays valid after the next call on the handle and no read
+// allocates once the buffers have grown to the largest record seen.
+constexpr size_t kInitialReadBuffer = 256;
+
+Dbt UserMem(std::string* buf) {
+  if (buf->size() < kInitialReadBuffer) buf->resize(kInitialReadBuffer);
+  Dbt d(buf->data(), 0);
+  d.set_ulen(static_cast<u_int32_t>(buf->size()));
+  d.set_flags(DB_DBT_USERMEM);
+  return d;
+}
+
+// Runs `read` with user-memory Dbts, growing the buffers once if a record
+// is larger than they are.
+template <typename ReadFn>
+int ReadGrowing(std::string* kbuf, std::string* vbuf, Dbt* k, Dbt* v,
+                ReadFn read) {
+  int rc = read();
+  if (rc == DB_BUFFER_SMALL) {
+    if (kbuf != nullptr && k->get_size() > k->get_ulen()) {
+      kbuf->resize(k->get_size());
+      k->set_data(kbuf->data());
+      k->set_ulen(static_cast<u_int32_t>(kbuf->size()));
+    }
+    if (v->get_size() > v->get_ulen()) {
+      vbuf->resize(v->get_size());
+      v->set_data(vbuf->data());
+      v->set_ulen(static_cast<u_int32_t>(vbuf->size()));
+    }
+    rc = read();
+  }
+  return rc;
+}
+
+// A handle that is not open: the environment was closed after a failed
+// reopen (Frontier::RetryWrites) or by Close().
+Status NotOpen(std::string_view what) {
+  return Status::IOError(std::string(what) + " is not open");
+}
+
 void Assign(const Dbt& dbt, std::string* out) {
   if (out != nullptr) {
     out->assign(static_cast<const char*>(dbt.get_data()), dbt.get_size());
@@ -72,28 +115,40 @@ Status Database::Close() {
   return FromDb(rc, "close " + name_);
 }
 
+Status Database::CloseWithoutSync() {
+  if (!db_) return Status::OK();
+  int rc = db_->close(DB_NOSYNC);
+  db_.reset();
+  return FromDb(rc, "close " + name_);
+}
+
 Status Database::Get(DbTxn* txn, std::string_view key, std::string* value) {
+  if (!db_) return NotOpen(name_);
   Dbt k = MakeDbt(key);
-  Dbt v;
-  int rc = db_->get(txn, &k, &v, 0);
+  Dbt v = UserMem(&buf_);
+  int rc = ReadGrowing(nullptr, &buf_, &k, &v,
+                       [&] { return db_->get(txn, &k, &v, 0); });
   if (rc == 0) Assign(v, value);
   return FromDb(rc, name_ + ": get");
 }
 
 Status Database::Put(DbTxn* txn, std::string_view key,
                      std::string_view value) {
+  if (!db_) return NotOpen(name_);
   Dbt k = MakeDbt(key);
   Dbt v = MakeDbt(value);
   return FromDb(db_->put(txn, &k, &v, 0), name_ + ": put");
 }
 
 Status Database::Delete(DbTxn* txn, std::string_view key) {
+  if (!db_) return NotOpen(name_);
   Dbt k = MakeDbt(key);
   return FromDb(db_->del(txn, &k, 0), name_ + ": delete");
 }
 
 Status Txn::Begin(DbEnv* env) {
   Abort();
+  if (env == nullptr) return NotOpen("environment");
   return FromDb(env->txn_begin(nullptr, &txn_, 0), "txn_begin");
 }
 
@@ -117,12 +172,15 @@ Cursor::~Cursor() {
 }
 
 Status Cursor::Open(Database* db, DbTxn* txn) {
+  if (db->db() == nullptr) return NotOpen("database");
   return FromDb(db->db()->cursor(txn, &cursor_, 0), "cursor");
 }
 
 Status Cursor::Read(u_int32_t flags, std::string* key, std::string* value) {
-  Dbt k, v;
-  int rc = cursor_->get(&k, &v, flags);
+  Dbt k = UserMem(&key_buf_);
+  Dbt v = UserMem(&value_buf_);
+  int rc = ReadGrowing(&key_buf_, &value_buf_, &k, &v,
+                       [&] { return cursor_->get(&k, &v, flags); });
   if (rc == 0) {
     Assign(k, key);
     Assign(v, value);
@@ -132,10 +190,27 @@ Status Cursor::Read(u_int32_t flags, std::string* key, std::string* value) {
 
 Status Cursor::Seek(std::string_view key, std::string* found_key,
                     std::string* value) {
-  std::string buf(key);  // DB_SET_RANGE writes the found key into the Dbt
-  Dbt k(buf.data(), static_cast<u_int32_t>(buf.size()));
-  Dbt v;
+  // DB_SET_RANGE reads the search key from the Dbt and writes the found key
+  // back into it, so the key is copied into the reusable buffer first.
+  Dbt k, v;
+  auto setup = [&] {
+    if (key_buf_.size() < std::max(key.size(), kInitialReadBuffer)) {
+      key_buf_.resize(std::max(key.size(), kInitialReadBuffer));
+    }
+    std::memcpy(key_buf_.data(), key.data(), key.size());
+    k = Dbt(key_buf_.data(), static_cast<u_int32_t>(key.size()));
+    k.set_ulen(static_cast<u_int32_t>(key_buf_.size()));
+    k.set_flags(DB_DBT_USERMEM);
+    v = UserMem(&value_buf_);
+  };
+  setup();
   int rc = cursor_->get(&k, &v, DB_SET_RANGE);
+  if (rc == DB_BUFFER_SMALL) {
+    key_buf_.resize(std::max<size_t>(key_buf_.size(), k.get_size()));
+    value_buf_.resize(std::max<size_t>(value_buf_.size(), v.get_size()));
+    setup();
+    rc = cursor_->get(&k, &v, DB_SET_RANGE);
+  }
   if (rc == 0) {
     Assign(k, found_key);
     Assign(v, value);

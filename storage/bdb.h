@@ -38,6 +38,9 @@ class Database {
   // transaction. `env` must outlive this object.
   Status Open(DbEnv* env, const char* file, uint32_t page_size);
   Status Close();
+  // Closes without writing the cache's dirty pages to the file: for an
+  // environment that is discarded and then recovered from its log.
+  Status CloseWithoutSync();
 
   // Reads `key` into *value. Returns NotFound if absent.
   Status Get(DbTxn* txn, std::string_view key, std::string* value);
@@ -50,6 +53,7 @@ class Database {
  private:
   std::unique_ptr<Db> db_;
   std::string name_;
+  std::string buf_;  // reused for every read
 };
 
 // A transaction that aborts unless Commit() succeeded.
@@ -92,6 +96,7 @@ class Cursor {
  private:
   Status Read(u_int32_t flags, std::string* key, std::string* value);
   Dbc* cursor_ = nullptr;
+  std::string key_buf_, value_buf_;  // reused for every read
 };
 
 }  // namespace frontier::bdb

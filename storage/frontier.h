@@ -147,18 +147,67 @@ class Frontier {
   // Approximate bytes of data files on disk (for INFO).
   virtual uint64_t DataBytes() const = 0;
 
-  // Runtime-tunable settings (CONFIG SET in a later issue).
+  // The settings in use.
   virtual const FrontierOptions& options() const = 0;
+  // CONFIG SET: takes the runtime-tunable fields of `options`
+  // (lease_timeout_ms, max_depth, depth_scope, site_max_urls,
+  // politeness_delay_ms, site_max_leases, default_priority, max_attempts,
+  // max_url_length) and ignores the others, which the stored layout or the
+  // open environment fixed. New values apply from the next call: leases
+  // already given keep their deadlines, waiting sites their next-allowed
+  // time. A new site_max_leases re-places every site with queued URLs
+  // (one pass over the sites, as at start). An error from that pass (an
+  // I/O error) is returned; the options are then unchanged.
+  virtual Status UpdateOptions(const FrontierOptions& options,
+                               int64_t now_ms) = 0;
   // How long Open() took, recovery included, in milliseconds (for the log).
   virtual int64_t open_ms() const = 0;
 
   // Writes and fsyncs the transaction log: every commit before this call is
-  // durable when it returns OK.
+  // durable when it returns OK. Returns at once if nothing was committed
+  // since the last flush (an idle POP costs no fsync).
   virtual Status FlushLog() = 0;
+  // The number of transactions committed so far (for group commit: a
+  // FlushLog() that started after commit_seq() returned n covers all n).
+  virtual uint64_t commit_seq() const = 0;
   // Checkpoints and removes log files no longer needed for recovery.
   virtual Status Checkpoint() = 0;
   // Checkpoints (unless skip_checkpoint) and closes. Idempotent.
   virtual Status Close(bool skip_checkpoint) = 0;
+
+  // --- Faults (frontier_recovery.cc) ---
+  //
+  // OK while writes reach the disk. Once a write fails with an I/O error
+  // (a full disk, an I/O error, Berkeley DB's DB_RUNRECOVERY), in a
+  // transaction, FlushLog() or Checkpoint(), that error, until
+  // RetryWrites() succeeds. The server refuses write commands meanwhile.
+  // Cheap (no lock) while OK; safe to call from any thread.
+  virtual Status WriteStatus() const = 0;
+  // After a write failure: flushes the log (the commits that were waiting
+  // for the disk) and forces a checkpoint, which proves that the data
+  // directory takes writes again. If Berkeley DB says the environment
+  // needs recovery (DB_RUNRECOVERY), closes it and reopens it with
+  // recovery first, then re-reads the counters and rebuilds the scheduler
+  // from disk: commits that never reached the log are gone (they were
+  // never acknowledged with `fsync always`). Returns OK, and clears
+  // WriteStatus(), once writes work again; otherwise the reason, and the
+  // frontier stays usable for reads as far as Berkeley DB allows. Must not
+  // run concurrently with any other call, FlushLog() included.
+  virtual Status RetryWrites() = 0;
+
+  // --- Hot backup (frontier_backup.cc) ---
+  //
+  // Copies a consistent snapshot of the data directory into `target_dir`,
+  // which must be an absolute path that does not exist yet, or an empty
+  // directory, outside the data directory. Checkpoints first (so the copy
+  // is small and recovers fast), then copies the database files and the
+  // log files with Berkeley DB's DbEnv::backup into "<target_dir>.partial",
+  // fsyncs them and renames the result to `target_dir`: a crash leaves no
+  // half backup under the name asked for. A frontierd started on the copy
+  // finds every transaction committed before the call. Blocks the caller
+  // for the copy (the data and log size). InvalidArgument for a bad
+  // target, IOError if the copy fails (the partial copy is removed).
+  virtual Status Backup(const std::string& target_dir) = 0;
 };
 
 }  // namespace frontier

@@ -2,10 +2,13 @@
 // Private to storage/; split over frontier_{open,verbs,timers,records}.cc.
 #pragma once
 
+#include <atomic>
 #include <functional>
+#include <mutex>
 #include <optional>
 #include <set>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 #include "storage/bdb.h"
@@ -45,10 +48,21 @@ class FrontierImpl final : public Frontier {
   FrontierStats Stats() const override;
   uint64_t DataBytes() const override;
   const FrontierOptions& options() const override { return opts_; }
+  Status UpdateOptions(const FrontierOptions& options,
+                       int64_t now_ms) override;  // frontier_config.cc
   int64_t open_ms() const override { return open_ms_; }
+  uint64_t commit_seq() const override { return commit_seq_.load(); }
   Status FlushLog() override;
   Status Checkpoint() override;
   Status Close(bool skip_checkpoint) override;
+  Status WriteStatus() const override;  // frontier_recovery.cc
+  Status RetryWrites() override;        // frontier_recovery.cc
+  Status Backup(const std::string& target_dir) override;  // frontier_backup.cc
+
+  // Tests only: puts the environment in Berkeley DB's panic state, as a
+  // failed write may, so that every call returns DB_RUNRECOVERY until
+  // RetryWrites() reopens it.
+  Status PanicForTesting();
 
  private:
   // A URL as the client gave it, normalised and keyed.
@@ -96,6 +110,8 @@ class FrontierImpl final : public Frontier {
   // Re-derives the site's place in the scheduler from its record.
   Status PlaceSite(DbTxn* t, uint64_t site_fp, const SiteRecord& site,
                    int64_t now_ms);
+  // The site's head as this transaction knows it: nullopt if unknown.
+  std::optional<QueuePos> KnownHead(uint64_t site_fp) const;
   // Moves the state counters for a URL leaving `from` and entering `to`.
   void CountMove(std::optional<StoredState> from,
                  std::optional<StoredState> to);
@@ -105,6 +121,17 @@ class FrontierImpl final : public Frontier {
   Status EndLease(DbTxn* t, const UrlKey& key, const UrlRecord& rec,
                   SiteRecord* site);
 
+  // The part of Init() after the directory lock: the environment (with
+  // recovery), the databases, the layout check and the scheduler. Also
+  // what RetryWrites() runs again after DB_RUNRECOVERY.
+  Status OpenEnvironment(int64_t started_ms);
+  // Closes the databases and the environment without a checkpoint,
+  // ignoring errors (a panicked environment reports DB_RUNRECOVERY on
+  // close but frees its handles all the same). Keeps the directory lock.
+  void CloseEnvironment();
+  // Records a write that failed with an I/O error (see WriteStatus()).
+  // Any thread.
+  void NoteWriteFailure(const Status& status);
   Status CheckLayout();
   Status RebuildScheduler();
   Status LoadTimerMin(DbTxn* t);
@@ -118,6 +145,25 @@ class FrontierImpl final : public Frontier {
   SiteScheduler sched_;
   FrontierStats stats_;
   std::set<uint64_t> touched_sites_;  // sites placed during a transaction
+  // Queue heads the current transaction changed: the new head, or nullopt
+  // when the head was dequeued and the next one must be read from Q. Sites
+  // not listed keep the head the scheduler tracks, so only a POP of a
+  // site's head costs a Q seek.
+  std::unordered_map<uint64_t, std::optional<QueuePos>> head_changes_;
+  // Write-through cache of site records: every verb reads its site, and a
+  // crawl touches few sites at a time. Bounded; emptied when full and on
+  // any aborted transaction (it may hold the aborted writes).
+  std::unordered_map<uint64_t, SiteRecord> site_cache_;
+  // Group commit bookkeeping: transactions committed, and how many of them
+  // the last FlushLog() made durable.
+  std::atomic<uint64_t> commit_seq_{0};
+  std::atomic<uint64_t> flushed_seq_{0};
+  // The first write failure since the last successful RetryWrites() (see
+  // WriteStatus()). The flag is the lock-free fast path; the Status is
+  // guarded by the mutex because FlushLog() may fail on another thread.
+  std::atomic<bool> write_failed_{false};
+  mutable std::mutex write_error_mu_;
+  Status write_error_;
   // A lower bound on the earliest Qc time (exact after each Tick); nullopt
   // when Qc is empty. Removing an entry leaves it early, which only costs
   // a Tick that finds nothing.

@@ -32,6 +32,34 @@ int64_t SteadyMs() {
       .count();
 }
 
+// Berkeley DB makes each new log file kLogFileBytes long at once (a sparse
+// file), and recovery, which runs at every start, writes zeros from the
+// end of the last record to the end of the file: up to 64 MiB of writes
+// per start, and a start that fails with ENOSPC on a disk with less than
+// that free. So before recovery the newest log file loses its unwritten
+// tail: everything from the first hole after its data. A hole is whole
+// filesystem blocks that were never written, so no record is cut. Where
+// the filesystem cannot tell holes (SEEK_HOLE finds only the end of the
+// file), nothing changes. Best effort: recovery is correct either way.
+void TrimLogTail(const std::string& dir) {
+  std::error_code ec;
+  std::filesystem::path newest;
+  for (const auto& entry : std::filesystem::directory_iterator(dir, ec)) {
+    const std::string name = entry.path().filename().string();
+    if (name.size() == 14 && name.rfind("log.", 0) == 0 &&
+        (newest.empty() || name > newest.filename().string())) {
+      newest = entry.path();
+    }
+  }
+  if (newest.empty()) return;
+  int fd = ::open(newest.c_str(), O_RDWR | O_CLOEXEC);
+  if (fd < 0) return;
+  const off_t end = ::lseek(fd, 0, SEEK_END);
+  const off_t hole = ::lseek(fd, 0, SEEK_HOLE);
+  if (end > 0 && hole >= 0 && hole < end) (void)::ftruncate(fd, hole);
+  ::close(fd);
+}
+
 }  // namespace
 
 StatusOr<std::unique_ptr<Frontier>> Frontier::Open(
@@ -68,7 +96,11 @@ Status FrontierImpl::Init() {
     return Status::IOError("dir '" + opts_.dir +
                            "' is in use by another frontierd process");
   }
+  return OpenEnvironment(start);
+}
 
+Status FrontierImpl::OpenEnvironment(int64_t start) {
+  Status s;
   env_.reset(new DbEnv(DB_CXX_NO_EXCEPTIONS));
   DbEnv* env = env_.get();
   env->set_errpfx("frontierd(bdb)");
@@ -96,6 +128,7 @@ Status FrontierImpl::Init() {
   const u_int32_t flags = DB_CREATE | DB_INIT_LOCK | DB_INIT_LOG |
                           DB_INIT_MPOOL | DB_INIT_TXN | DB_RECOVER |
                           DB_PRIVATE;
+  TrimLogTail(opts_.dir);
   s = bdb::FromDb(env->open(opts_.dir.c_str(), flags, 0644),
                   "open environment in '" + opts_.dir + "'");
   if (!s.ok()) return s;
@@ -122,6 +155,7 @@ Status FrontierImpl::CheckLayout() {
     if (s.ok()) s = meta_.Put(txn.get(), "layout", want);
     if (s.ok()) s = meta_.Put(txn.get(), "stats", EncodeStats(stats_));
     if (s.ok()) s = txn.Commit();
+    if (s.ok()) commit_seq_.fetch_add(1);
     if (s.ok()) s = FlushLog();
     return s;
   }
@@ -163,6 +197,8 @@ Status FrontierImpl::LoadTimerMin(DbTxn* t) {
 Status FrontierImpl::RebuildScheduler() {
   // One pass over the sites (not the URLs): O(sites) at start.
   sched_.Clear();
+  head_changes_.clear();
+  site_cache_.clear();
   bdb::Txn txn;
   Status s = txn.Begin(env_.get());
   if (!s.ok()) return s;
@@ -190,6 +226,7 @@ Status FrontierImpl::RebuildScheduler() {
     if (!s.ok()) return s;
   }
   touched_sites_.clear();
+  head_changes_.clear();
   return txn.Commit();
 }
 
@@ -208,13 +245,28 @@ uint64_t FrontierImpl::DataBytes() const {
 
 Status FrontierImpl::FlushLog() {
   if (closed_) return Status::IOError("frontier is closed");
-  return bdb::FromDb(env_->log_flush(nullptr), "log_flush");
+  const uint64_t target = commit_seq_.load(std::memory_order_acquire);
+  if (flushed_seq_.load(std::memory_order_acquire) >= target) {
+    return Status::OK();  // nothing committed since the last flush
+  }
+  Status s = bdb::FromDb(env_->log_flush(nullptr), "log_flush");
+  if (s.ok()) {
+    uint64_t seen = flushed_seq_.load();
+    while (seen < target && !flushed_seq_.compare_exchange_weak(seen, target)) {
+    }
+  } else {
+    NoteWriteFailure(s);
+  }
+  return s;
 }
 
 Status FrontierImpl::Checkpoint() {
   if (closed_) return Status::IOError("frontier is closed");
   Status s = bdb::FromDb(env_->txn_checkpoint(0, 0, 0), "txn_checkpoint");
-  if (!s.ok()) return s;
+  if (!s.ok()) {
+    NoteWriteFailure(s);
+    return s;
+  }
   // Logs before the checkpoint are no longer needed for normal recovery.
   char** unused = nullptr;
   s = bdb::FromDb(env_->log_archive(&unused, DB_ARCH_REMOVE), "log_archive");

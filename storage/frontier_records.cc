@@ -26,6 +26,7 @@ Status FrontierImpl::RunWrite(const std::function<Status(DbTxn*)>& body) {
   const FrontierStats saved = stats_;
   const std::optional<int64_t> saved_timer_min = timer_min_;
   touched_sites_.clear();
+  head_changes_.clear();
   bdb::Txn txn;
   Status s = txn.Begin(env_.get());
   if (s.ok()) s = body(txn.get());
@@ -35,20 +36,25 @@ Status FrontierImpl::RunWrite(const std::function<Status(DbTxn*)>& body) {
   } else {
     txn.Abort();
   }
-  if (!s.ok()) {
-    // The scheduler and counters ran ahead of a transaction that did not
-    // happen: put them back to what the disk says.
+  head_changes_.clear();
+  if (s.ok()) {
+    commit_seq_.fetch_add(1, std::memory_order_release);
+  } else {
+    if (s.IsIOError()) NoteWriteFailure(s);  // a full disk, DB_RUNRECOVERY
+    // The scheduler, counters and site cache ran ahead of a transaction
+    // that did not happen: put them back to what the disk says.
     stats_ = saved;
     timer_min_ = saved_timer_min;
+    site_cache_.clear();
     const std::set<uint64_t> touched = std::move(touched_sites_);
     for (uint64_t site_fp : touched) {
+      sched_.Remove(site_fp);  // forget its head: re-read it from Q
       SiteRecord site;
       Status ls = LoadSite(nullptr, site_fp, &site);
-      if (ls.ok()) {
-        ls = PlaceSite(nullptr, site_fp, site, 0);
-      }
+      if (ls.ok()) ls = PlaceSite(nullptr, site_fp, site, 0);
       if (!ls.ok()) sched_.Remove(site_fp);
     }
+    head_changes_.clear();
   }
   touched_sites_.clear();
   return s;
@@ -69,19 +75,34 @@ Status FrontierImpl::StoreUrl(DbTxn* t, const UrlKey& key,
   return urls_.Put(t, EncodeUrlKey(key), EncodeUrlRecord(rec));
 }
 
+namespace {
+constexpr size_t kSiteCacheMax = 1 << 16;
+}  // namespace
+
 Status FrontierImpl::LoadSite(DbTxn* t, uint64_t site_fp, SiteRecord* rec) {
+  if (auto it = site_cache_.find(site_fp); it != site_cache_.end()) {
+    *rec = it->second;
+    return Status::OK();
+  }
   std::string value;
   Status s = sites_.Get(t, EncodeSiteKey(site_fp), &value);
   if (!s.ok()) return s;
   if (!DecodeSiteRecord(value, rec)) {
     return Status::Corruption("undecodable site record");
   }
+  if (site_cache_.size() >= kSiteCacheMax) site_cache_.clear();
+  site_cache_[site_fp] = *rec;
   return Status::OK();
 }
 
 Status FrontierImpl::StoreSite(DbTxn* t, uint64_t site_fp,
                                const SiteRecord& rec) {
-  return sites_.Put(t, EncodeSiteKey(site_fp), EncodeSiteRecord(rec));
+  Status s = sites_.Put(t, EncodeSiteKey(site_fp), EncodeSiteRecord(rec));
+  if (s.ok()) {
+    if (site_cache_.size() >= kSiteCacheMax) site_cache_.clear();
+    site_cache_[site_fp] = rec;
+  }
+  return s;
 }
 
 QueuePos FrontierImpl::PosOf(const UrlRecord& rec, const UrlKey& key) const {
@@ -97,18 +118,36 @@ QueuePos FrontierImpl::PosOf(const UrlRecord& rec, const UrlKey& key) const {
   return pos;
 }
 
+std::optional<QueuePos> FrontierImpl::KnownHead(uint64_t site_fp) const {
+  if (auto it = head_changes_.find(site_fp); it != head_changes_.end()) {
+    return it->second;
+  }
+  return sched_.HeadOf(site_fp);
+}
+
 Status FrontierImpl::Enqueue(DbTxn* t, const UrlKey& key, UrlRecord* rec,
                              SiteRecord* site) {
   rec->due_ms = 0;
   rec->state = StoredState::kQueued;
+  const QueuePos pos = PosOf(*rec, key);
+  if (site->queued == 0) {
+    head_changes_[rec->site_fp] = pos;
+  } else if (std::optional<QueuePos> head = KnownHead(rec->site_fp)) {
+    if (pos < *head) head_changes_[rec->site_fp] = pos;
+  } else {
+    head_changes_[rec->site_fp] = std::nullopt;  // unknown: read it later
+  }
   site->queued++;
-  return queue_.Put(t, EncodeQueueKey(rec->site_fp, PosOf(*rec, key)), "");
+  return queue_.Put(t, EncodeQueueKey(rec->site_fp, pos), "");
 }
 
 Status FrontierImpl::Dequeue(DbTxn* t, const UrlKey& key, const UrlRecord& rec,
                              SiteRecord* site) {
   if (site->queued > 0) site->queued--;
-  return queue_.Delete(t, EncodeQueueKey(rec.site_fp, PosOf(rec, key)));
+  const QueuePos pos = PosOf(rec, key);
+  std::optional<QueuePos> head = KnownHead(rec.site_fp);
+  if (!head || *head == pos) head_changes_[rec.site_fp] = std::nullopt;
+  return queue_.Delete(t, EncodeQueueKey(rec.site_fp, pos));
 }
 
 Status FrontierImpl::AddTimer(DbTxn* t, int64_t due_ms, const UrlKey& key) {
@@ -151,9 +190,15 @@ Status FrontierImpl::PlaceSite(DbTxn* t, uint64_t site_fp,
   p.at_lease_cap = AtLeaseCap(site);
   p.next_allowed_ms = site.next_allowed_ms;
   if (site.queued > 0) {
-    StatusOr<std::optional<QueuePos>> head = QueueHead(t, site_fp);
-    if (!head.ok()) return head.status();
-    p.head = *head;
+    p.head = KnownHead(site_fp);
+    if (!p.head) {
+      StatusOr<std::optional<QueuePos>> head = QueueHead(t, site_fp);
+      if (!head.ok()) return head.status();
+      p.head = *head;
+      head_changes_[site_fp] = p.head;
+    }
+  } else {
+    head_changes_.erase(site_fp);
   }
   sched_.Place(site_fp, p, now_ms);
   return Status::OK();

@@ -67,6 +67,12 @@ std::optional<std::pair<uint64_t, QueuePos>> SiteScheduler::FirstReady()
   return std::make_pair(site_fp, head);
 }
 
+std::optional<QueuePos> SiteScheduler::HeadOf(uint64_t site_fp) const {
+  auto it = entries_.find(site_fp);
+  if (it == entries_.end()) return std::nullopt;
+  return it->second.head;
+}
+
 std::optional<int64_t> SiteScheduler::NextWakeMs() const {
   if (waiting_.empty()) return std::nullopt;
   return waiting_.begin()->first;

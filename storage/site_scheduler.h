@@ -43,6 +43,9 @@ class SiteScheduler {
   // The ready site whose head is first in Q order, with that head.
   std::optional<std::pair<uint64_t, QueuePos>> FirstReady() const;
 
+  // The tracked head of `site_fp`, or nullopt if the site is not tracked.
+  std::optional<QueuePos> HeadOf(uint64_t site_fp) const;
+
   // The earliest next-allowed time of a waiting site.
   std::optional<int64_t> NextWakeMs() const;
 

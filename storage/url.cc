@@ -133,6 +133,46 @@ Status CheckNoControlBytes(std::string_view raw) {
   return Status::OK();
 }
 
+// Raw non-ASCII bytes are taken as UTF-8 text (an IRI, as a browser's
+// address bar sends it) and percent-encoded. Bytes that are not UTF-8
+// (Latin-1, a cut sequence, binary) stand for no character, so they are
+// refused rather than guessed at; a client that means a raw byte sends %XX.
+Status CheckUtf8(std::string_view raw) {
+  size_t i = 0;
+  while (i < raw.size()) {
+    const auto lead = static_cast<unsigned char>(raw[i]);
+    if (lead < 0x80) {
+      ++i;
+      continue;
+    }
+    size_t length = 0;
+    uint32_t code = 0, min = 0;
+    if ((lead & 0xE0) == 0xC0) {
+      length = 2, code = lead & 0x1F, min = 0x80;
+    } else if ((lead & 0xF0) == 0xE0) {
+      length = 3, code = lead & 0x0F, min = 0x800;
+    } else if ((lead & 0xF8) == 0xF0) {
+      length = 4, code = lead & 0x07, min = 0x10000;
+    }
+    bool valid = length > 0 && i + length <= raw.size();
+    for (size_t k = 1; valid && k < length; ++k) {
+      const auto next = static_cast<unsigned char>(raw[i + k]);
+      valid = (next & 0xC0) == 0x80;
+      code = (code << 6) | (next & 0x3F);
+    }
+    // Overlong forms, UTF-16 surrogates and code points past U+10FFFF are
+    // not UTF-8 either.
+    if (!valid || code < min || code > 0x10FFFF ||
+        (code >= 0xD800 && code <= 0xDFFF)) {
+      return Status::InvalidArgument(
+          "invalid UTF-8 at offset " + std::to_string(i) +
+          " (percent-encode bytes that are not UTF-8 text, e.g. %FF)");
+    }
+    i += length;
+  }
+  return Status::OK();
+}
+
 // Drops a default or empty port and leading zeros of any other, by moving
 // the range within the parsed text. Must run before normalisation, while the
 // UriUriA owns none of its text: a range nulled out later would leak the
@@ -205,6 +245,7 @@ StatusOr<NormalizedUrl> NormalizeUrl(std::string_view raw, size_t max_length) {
   }
   if (raw.empty()) return Status::InvalidArgument("empty URL");
   if (Status s = CheckNoControlBytes(raw); !s.ok()) return s;
+  if (Status s = CheckUtf8(raw); !s.ok()) return s;
 
   const EscapedInput input = EscapeNonAscii(raw);
   ParsedUri parsed;

@@ -198,6 +198,31 @@ TEST(NormalizeUrlTest, RefusesSpacesAndControlCharacters) {
             "invalid URL syntax at offset 19 (NUL byte)");
 }
 
+TEST(NormalizeUrlTest, RefusesBytesThatAreNotUtf8) {
+  const std::string kHint =
+      " (percent-encode bytes that are not UTF-8 text, e.g. %FF)";
+  // Latin-1, a stray continuation byte, a cut sequence, an overlong "/",
+  // a UTF-16 surrogate, a code point past U+10FFFF, and 0xFF.
+  EXPECT_EQ(Refusal("http://example.com/caf\xE9"),
+            "invalid UTF-8 at offset 22" + kHint);
+  EXPECT_EQ(Refusal("http://example.com/\x80"),
+            "invalid UTF-8 at offset 19" + kHint);
+  EXPECT_EQ(Refusal("http://example.com/\xE2\x82"),
+            "invalid UTF-8 at offset 19" + kHint);
+  EXPECT_EQ(Refusal("http://example.com/\xC0\xAF"),
+            "invalid UTF-8 at offset 19" + kHint);
+  EXPECT_EQ(Refusal("http://example.com/\xED\xA0\x80"),
+            "invalid UTF-8 at offset 19" + kHint);
+  EXPECT_EQ(Refusal("http://example.com/\xF4\x90\x80\x80"),
+            "invalid UTF-8 at offset 19" + kHint);
+  EXPECT_EQ(Refusal("http://\xFF.example/"),
+            "invalid UTF-8 at offset 7" + kHint);
+  // Valid UTF-8 of every length is still accepted, and %FF is a byte.
+  EXPECT_EQ(Norm("http://example.com/\xC3\xA9\xE2\x82\xAC\xF0\x9F\x98\x80"),
+            "http://example.com/%C3%A9%E2%82%AC%F0%9F%98%80");
+  EXPECT_EQ(Norm("http://example.com/%ff"), "http://example.com/%FF");
+}
+
 TEST(NormalizeUrlTest, RefusesOtherSyntaxErrorsWithTheirOffset) {
   EXPECT_EQ(Refusal("http://example.com/<"), "invalid URL syntax at offset 19");
   EXPECT_EQ(Refusal("http://example.com/a{b}"),

@@ -1,0 +1,34 @@
+// FrontierImpl::UpdateOptions: the runtime-tunable options (CONFIG SET).
+#include "storage/frontier_impl.h"
+
+namespace frontier {
+
+Status FrontierImpl::UpdateOptions(const FrontierOptions& options,
+                                   int64_t now_ms) {
+  const FrontierOptions previous = opts_;
+  opts_.lease_timeout_ms = options.lease_timeout_ms;
+  opts_.max_depth = options.max_depth;
+  opts_.depth_scope = options.depth_scope;
+  opts_.site_max_urls = options.site_max_urls;
+  opts_.politeness_delay_ms = options.politeness_delay_ms;
+  opts_.site_max_leases = options.site_max_leases;
+  opts_.default_priority = options.default_priority;
+  opts_.max_attempts = options.max_attempts;
+  opts_.max_url_length = options.max_url_length;
+  if (opts_.site_max_leases == previous.site_max_leases) return Status::OK();
+
+  // A site's readiness depends on the lease cap, and a site at its cap
+  // (blocked) is otherwise placed again only when one of its leases ends:
+  // re-derive every site's place under the new cap.
+  Status s = RebuildScheduler();
+  if (!s.ok()) {
+    opts_ = previous;
+    Status again = RebuildScheduler();
+    (void)again;  // the first error is the one to report
+    return s;
+  }
+  sched_.Promote(now_ms);
+  return Status::OK();
+}
+
+}  // namespace frontier

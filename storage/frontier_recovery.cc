@@ -1,0 +1,86 @@
+// FrontierImpl: what happens after a write fails (a full disk, an I/O
+// error, Berkeley DB's DB_RUNRECOVERY): the failure is recorded for
+// WriteStatus(), and RetryWrites() checks whether the directory takes
+// writes again, reopening the environment with recovery when Berkeley DB
+// asks for it. The server refuses write commands in between
+// (docs/operations.md, "Disk full").
+#include <chrono>
+#include <cstdlib>
+
+#include "storage/frontier_impl.h"
+
+namespace frontier {
+
+void FrontierImpl::NoteWriteFailure(const Status& status) {
+  std::lock_guard<std::mutex> lock(write_error_mu_);
+  write_error_ = status;  // the latest reason is the one worth showing
+  write_failed_.store(true, std::memory_order_release);
+}
+
+Status FrontierImpl::WriteStatus() const {
+  if (!write_failed_.load(std::memory_order_acquire)) return Status::OK();
+  std::lock_guard<std::mutex> lock(write_error_mu_);
+  return write_error_;
+}
+
+void FrontierImpl::CloseEnvironment() {
+  // A panicked environment would refuse to close its handles (leaking the
+  // cache and the file descriptors), so the panic state is lifted first.
+  // Nothing cached is written back: recovery rebuilds from the log.
+  if (env_) (void)env_->set_flags(DB_PANIC_ENVIRONMENT, 0);
+  for (bdb::Database* db : {&urls_, &queue_, &timers_, &sites_, &meta_}) {
+    (void)db->CloseWithoutSync();
+  }
+  env_.reset();
+  closed_ = true;
+}
+
+Status FrontierImpl::RetryWrites() {
+  if (closed_ && lock_fd_ < 0) return Status::IOError("frontier is closed");
+  Status s;
+  bool reopen = closed_;  // an earlier reopen failed: try it again
+  if (!reopen) {
+    // The commits that waited in the log buffer go first; then a forced
+    // checkpoint writes dirty pages and a log record even when nothing is
+    // pending, so success means the disk takes writes again.
+    int rc = env_->log_flush(nullptr);
+    const char* what = "log_flush";
+    if (rc == 0) {
+      rc = env_->txn_checkpoint(0, 0, DB_FORCE);
+      what = "txn_checkpoint";
+    }
+    if (rc == DB_RUNRECOVERY) {
+      reopen = true;
+    } else {
+      s = bdb::FromDb(rc, what);
+    }
+  }
+  if (reopen) {
+    // A panicked environment refuses every call until it is reopened with
+    // recovery, which keeps exactly what reached the log on disk.
+    CloseEnvironment();
+    s = OpenEnvironment(std::chrono::duration_cast<std::chrono::milliseconds>(
+                            std::chrono::steady_clock::now().time_since_epoch())
+                            .count());
+    if (!s.ok()) CloseEnvironment();  // reads fail cleanly until next time
+  }
+  if (!s.ok()) {
+    NoteWriteFailure(s);
+    return s;
+  }
+  char** unused = nullptr;  // as Checkpoint(): drop logs no longer needed
+  (void)env_->log_archive(&unused, DB_ARCH_REMOVE);
+  if (unused != nullptr) free(unused);
+  std::lock_guard<std::mutex> lock(write_error_mu_);
+  write_error_ = Status::OK();
+  write_failed_.store(false, std::memory_order_release);
+  return Status::OK();
+}
+
+Status FrontierImpl::PanicForTesting() {
+  if (closed_) return Status::IOError("frontier is closed");
+  return bdb::FromDb(env_->set_flags(DB_PANIC_ENVIRONMENT, 1),
+                     "set_flags(DB_PANIC_ENVIRONMENT)");
+}
+
+}  // namespace frontier

@@ -1,0 +1,183 @@
+// Storage-layer fault handling: a write failure is recorded in
+// WriteStatus(), RetryWrites() brings writes back (reopening a panicked
+// environment with recovery), and Backup() makes a copy that opens as a
+// frontier of its own with everything committed before it.
+#include <gtest/gtest.h>
+#include <stdlib.h>
+
+#include <filesystem>
+#include <fstream>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "storage/frontier.h"
+#include "storage/frontier_impl.h"
+
+namespace frontier {
+namespace {
+
+constexpr int64_t kT0 = 1'700'000'000'000;
+
+std::string Url(int i) {
+  return "http://site" + std::to_string(i % 7) + ".example/p" +
+         std::to_string(i);
+}
+
+class FrontierFaultsTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    char tmpl[] = "/tmp/frontier_faults_XXXXXX";
+    ASSERT_NE(mkdtemp(tmpl), nullptr);
+    root_ = tmpl;
+    opts_.dir = root_ + "/data";
+    opts_.cache_bytes = 8 << 20;
+    opts_.politeness_delay_ms = 0;
+    opts_.site_max_leases = 0;
+  }
+  void TearDown() override {
+    fr_.reset();
+    std::filesystem::remove_all(root_);
+  }
+  std::unique_ptr<Frontier> OpenAt(const std::string& dir) {
+    FrontierOptions o = opts_;
+    o.dir = dir;
+    auto f = Frontier::Open(o);
+    EXPECT_TRUE(f.ok()) << f.status().ToString();
+    return f.ok() ? std::move(f).value() : nullptr;
+  }
+  void Open() {
+    fr_.reset();
+    fr_ = OpenAt(opts_.dir);
+    ASSERT_NE(fr_, nullptr);
+  }
+  FrontierImpl& Impl() { return static_cast<FrontierImpl&>(*fr_); }
+  void AddRange(Frontier& f, int from, int to) {
+    for (int i = from; i < to; ++i) {
+      auto r = f.Add(Url(i), "", {}, kT0);
+      ASSERT_TRUE(r.ok()) << r.status().ToString();
+      ASSERT_EQ(*r, AddOutcome::kAdded) << Url(i);
+    }
+  }
+  int CountSeen(Frontier& f, int from, int to) {
+    int n = 0;
+    for (int i = from; i < to; ++i) {
+      auto r = f.Seen(Url(i));
+      if (r.ok() && *r) ++n;
+    }
+    return n;
+  }
+
+  std::string root_;
+  FrontierOptions opts_;
+  std::unique_ptr<Frontier> fr_;
+};
+
+TEST_F(FrontierFaultsTest, WriteStatusIsOkWhileWritesWork) {
+  Open();
+  AddRange(*fr_, 0, 10);
+  EXPECT_TRUE(fr_->FlushLog().ok());
+  EXPECT_TRUE(fr_->WriteStatus().ok());
+  // Retrying when nothing failed is harmless.
+  EXPECT_TRUE(fr_->RetryWrites().ok());
+  EXPECT_TRUE(fr_->WriteStatus().ok());
+}
+
+TEST_F(FrontierFaultsTest, PanickedEnvironmentIsReopenedWithRecovery) {
+  Open();
+  AddRange(*fr_, 0, 100);
+  ASSERT_TRUE(fr_->FlushLog().ok());  // durable: must survive the reopen
+  auto popped = fr_->Pop(5, 60'000, kT0);
+  ASSERT_TRUE(popped.ok());
+  ASSERT_EQ(popped->size(), 5u);
+  ASSERT_TRUE(fr_->Confirm((*popped)[0], kT0).ok());
+  ASSERT_TRUE(fr_->FlushLog().ok());
+  const FrontierStats before = fr_->Stats();
+
+  ASSERT_TRUE(Impl().PanicForTesting().ok());
+  auto add = fr_->Add("http://new.example/", "", {}, kT0);
+  ASSERT_FALSE(add.ok());
+  EXPECT_TRUE(add.status().IsIOError()) << add.status().ToString();
+  Status ws = fr_->WriteStatus();
+  ASSERT_FALSE(ws.ok());
+  EXPECT_NE(ws.message().find("recovery"), std::string::npos) << ws.ToString();
+  // Stats keep answering from memory; the failed ADD changed nothing.
+  EXPECT_EQ(fr_->Stats().urls, before.urls);
+
+  ASSERT_TRUE(fr_->RetryWrites().ok());
+  EXPECT_TRUE(fr_->WriteStatus().ok());
+  EXPECT_EQ(CountSeen(*fr_, 0, 100), 100);
+  const FrontierStats after = fr_->Stats();
+  EXPECT_EQ(after.urls, before.urls);
+  EXPECT_EQ(after.leased, before.leased);
+  EXPECT_EQ(after.done, before.done);
+  EXPECT_EQ(after.queued, before.queued);
+  auto info = fr_->Info((*popped)[1]);
+  ASSERT_TRUE(info.ok() && info->has_value());
+  EXPECT_EQ((*info)->state, UrlState::kLeased);
+  // Writes and the scheduler work again.
+  add = fr_->Add("http://new.example/", "", {}, kT0);
+  ASSERT_TRUE(add.ok()) << add.status().ToString();
+  EXPECT_EQ(*add, AddOutcome::kAdded);
+  auto rest = fr_->Pop(1000, 60'000, kT0);
+  ASSERT_TRUE(rest.ok());
+  EXPECT_EQ(rest->size(), 96u);
+  EXPECT_TRUE(fr_->Close(false).ok());
+}
+
+TEST_F(FrontierFaultsTest, BackupOpensAsAFrontierWithEverything) {
+  Open();
+  AddRange(*fr_, 0, 500);
+  auto popped = fr_->Pop(10, 3'600'000, kT0);
+  ASSERT_TRUE(popped.ok());
+  ASSERT_TRUE(fr_->Confirm((*popped)[0], kT0).ok());
+  // Not flushed on purpose: the backup's checkpoint covers every commit.
+  const FrontierStats before = fr_->Stats();
+  const std::string target = root_ + "/backups/b1";
+  ASSERT_TRUE(fr_->Backup(target).ok());
+  EXPECT_FALSE(std::filesystem::exists(target + ".partial"));
+  EXPECT_FALSE(std::filesystem::exists(target + "/frontierd.lock"));
+  AddRange(*fr_, 500, 510);  // after the backup: not in it
+
+  auto copy = OpenAt(target);
+  ASSERT_NE(copy, nullptr);
+  EXPECT_EQ(CountSeen(*copy, 0, 500), 500);
+  EXPECT_EQ(CountSeen(*copy, 500, 510), 0);
+  EXPECT_EQ(copy->Stats().urls, before.urls);
+  EXPECT_EQ(copy->Stats().leased, before.leased);
+  EXPECT_EQ(copy->Stats().done, before.done);
+  auto info = copy->Info((*popped)[0]);
+  ASSERT_TRUE(info.ok() && info->has_value());
+  EXPECT_EQ((*info)->state, UrlState::kDone);
+  // The copy is a frontier of its own: it takes writes.
+  auto r = copy->Add("http://only-in-copy.example/", "", {}, kT0);
+  ASSERT_TRUE(r.ok()) << r.status().ToString();
+  EXPECT_TRUE(copy->Close(false).ok());
+}
+
+TEST_F(FrontierFaultsTest, BackupRefusesBadTargets) {
+  Open();
+  AddRange(*fr_, 0, 3);
+  auto refused = [&](const std::string& target) {
+    Status s = fr_->Backup(target);
+    EXPECT_TRUE(s.IsInvalidArgument()) << target << ": " << s.ToString();
+    return s.message();
+  };
+  EXPECT_NE(refused("relative/dir").find("absolute"), std::string::npos);
+  refused("");
+  refused(opts_.dir);
+  refused(opts_.dir + "/inside");
+  refused(root_);  // contains the data directory
+  std::filesystem::create_directories(root_ + "/full");
+  std::ofstream(root_ + "/full/file") << "x";
+  EXPECT_NE(refused(root_ + "/full").find("not an empty directory"),
+            std::string::npos);
+  // An empty directory is fine, and so is a second backup elsewhere.
+  std::filesystem::create_directories(root_ + "/empty");
+  EXPECT_TRUE(fr_->Backup(root_ + "/empty").ok());
+  EXPECT_TRUE(fr_->Backup(root_ + "/empty2/").ok());
+  EXPECT_TRUE(fr_->WriteStatus().ok());
+}
+
+}  // namespace
+}  // namespace frontier
