@@ -218,7 +218,10 @@ RespParser::Result RespParser::Parse(std::string_view input, size_t* consumed) {
     *consumed = pos;
     return result;
   };
-  if (pending_args_ < 0) args_.clear();
+  if (pending_args_ < 0) {
+    args_.clear();
+    partial_bytes_ = 0;
+  }
 
   for (;;) {
     if (pending_args_ < 0) {
@@ -294,6 +297,7 @@ RespParser::Result RespParser::Parse(std::string_view input, size_t* consumed) {
       const size_t take = std::min(want, input.size() - pos);
       arg.append(input.data() + pos, take);
       pos += take;
+      partial_bytes_ += take;
       if (take < want) return done(Result::kNeedMore);
 
       // The CRLF after the data is checked byte by byte so that garbage is
@@ -310,6 +314,7 @@ RespParser::Result RespParser::Parse(std::string_view input, size_t* consumed) {
       --pending_args_;
     }
     pending_args_ = -1;
+    partial_bytes_ = 0;
     return done(Result::kCommand);
   }
 }

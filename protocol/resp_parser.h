@@ -69,6 +69,12 @@ class RespParser {
   // "too big bulk count string", "expected CRLF after bulk data".
   const std::string& error() const { return error_; }
 
+  // Bytes of argument data held for a command that is not complete yet
+  // (0 between commands). With the bytes the caller still holds unconsumed,
+  // this is what a client has sent that has not become a command: the
+  // measure client-query-buffer-limit applies to.
+  size_t partial_bytes() const { return partial_bytes_; }
+
  private:
   // Where a search for a line terminator ended.
   enum class LineScan { kFound, kNeedMore, kTooLong };
@@ -91,6 +97,7 @@ class RespParser {
   // terminator without finding one. A line that arrives a byte at a time
   // is then scanned once instead of once per read.
   size_t scan_pos_ = 0;
+  size_t partial_bytes_ = 0;  // see partial_bytes()
 };
 
 }  // namespace frontier

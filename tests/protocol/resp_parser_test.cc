@@ -474,5 +474,23 @@ TEST(RespParserTest, InlineLengthLimit) {
                              {{std::string(64 * 1024, 'a')}});
 }
 
+// partial_bytes() counts the argument data of a command still arriving, so
+// that the connection can hold a client to client-query-buffer-limit even
+// though the parser consumes bulk data as it comes.
+TEST(RespParserTest, PartialBytesCountTheIncompleteCommand) {
+  RespParser parser;
+  size_t consumed = 0;
+  EXPECT_EQ(parser.partial_bytes(), 0u);
+  ASSERT_EQ(parser.Parse("*2\r\n$4\r\nECHO\r\n$10\r\nabc", &consumed),
+            RespParser::Result::kNeedMore);
+  EXPECT_EQ(parser.partial_bytes(), 7u);  // "ECHO" and "abc"
+  ASSERT_EQ(parser.Parse("defghij\r\n", &consumed),
+            RespParser::Result::kCommand);
+  EXPECT_EQ(parser.partial_bytes(), 0u);
+  ASSERT_EQ(parser.Parse("*1\r\n$4\r\nPI", &consumed),
+            RespParser::Result::kNeedMore);
+  EXPECT_EQ(parser.partial_bytes(), 2u);
+}
+
 }  // namespace
 }  // namespace frontier
