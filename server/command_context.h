@@ -3,7 +3,9 @@
 // A handler reads its arguments, calls the Frontier, writes exactly one
 // reply through `reply`, and records in `effects` anything the loop must do
 // afterwards (close the connection, block the client, shut down). It never
-// touches sockets or other clients: there is no server object to reach.
+// touches sockets. The admin commands (CLIENT LIST/KILL, CONFIG SET,
+// SLOWLOG) reach other clients and the server's settings only through the
+// narrow ServerControl interface below.
 #pragma once
 
 #include <cstddef>
@@ -11,10 +13,13 @@
 #include <optional>
 #include <span>
 #include <string>
+#include <vector>
 
 #include "protocol/reply_writer.h"
 #include "server/config.h"
 #include "server/server_stats.h"
+#include "server/slowlog.h"
+#include "server/users.h"
 #include "storage/frontier.h"
 
 namespace frontier {
@@ -26,6 +31,49 @@ struct ClientInfo {
   std::string name;     // "" = unset
   std::string lib_name, lib_ver;
   int64_t created_ms = 0;
+  // Last time the client sent bytes or was sent a reply (Redis's
+  // lastinteraction): what `timeout` measures idleness from.
+  int64_t last_interaction_ms = 0;
+  std::string local_address;  // "ip:port" of the server side (laddr)
+  int fd = -1;
+  // The last command looked up, as CLIENT LIST shows it ("client|list");
+  // "" before the first.
+  std::string last_command;
+  // Authentication (server/auth.h). When the server requires AUTH, a new
+  // client is not authenticated and has Role::kNone; AUTH or HELLO ... AUTH
+  // set all three.
+  bool authenticated = false;
+  std::string user = "default";
+  Role role = Role::kNone;
+};
+
+// One client as CLIENT LIST shows it: its identity and its buffers.
+struct ClientSnapshot {
+  ClientInfo info;
+  size_t query_buffer = 0;  // bytes read, not yet executed
+  size_t output = 0;        // reply bytes not yet written to the socket
+  bool blocked = false;     // waiting in BPOP
+  bool closing = false;     // its last reply is on the way; then it closes
+};
+
+// What admin commands may ask of the event loop beyond their own client.
+// The Server implements it; a handler reaches it as CommandContext::server.
+class ServerControl {
+ public:
+  virtual ~ServerControl() = default;
+  // Every connected client (closed ones excluded), by increasing id.
+  virtual std::vector<ClientSnapshot> Clients() const = 0;
+  // Disconnects client `id` at once (unsent replies are dropped). Returns
+  // false if there is no such client. Not for the calling client itself:
+  // that one sets CommandEffects::close_after_reply instead.
+  virtual bool KillClient(uint64_t id) = 0;
+  // Makes `updated` the configuration (CONFIG SET): applies what changed
+  // (frontier options, log level, timers, slow log length). Returns an
+  // error and changes nothing if the frontier refuses the new options.
+  virtual Status ApplyConfig(const Config& updated) = 0;
+  // CONFIG RESETSTAT: zeroes the INFO counters.
+  virtual void ResetStats() = 0;
+  virtual SlowLog& slowlog() = 0;
 };
 
 // A BPOP that found nothing: wait for URLs until `deadline_ms`.
@@ -51,6 +99,7 @@ struct CommandContext {
   ClientInfo& client;
   int64_t now_ms;  // wall clock, read once per command
   CommandEffects& effects;
+  ServerControl& server;
 };
 
 using CommandHandler = void (*)(CommandContext& ctx);

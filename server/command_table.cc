@@ -4,7 +4,9 @@
 #include <unordered_map>
 
 #include "server/args.h"
+#include "server/auth.h"
 #include "server/commands/commands.h"
+#include "server/errors.h"
 #include "server/reply.h"
 
 namespace frontier {
@@ -14,59 +16,74 @@ namespace c = commands;
 
 constexpr uint32_t kW = kCmdWrite, kR = kCmdReadOnly, kA = kCmdAdmin,
                    kF = kCmdFast, kB = kCmdBlocking;
+// Roles: kWk = a worker may run it (else admin only); kNA = runs before
+// AUTH; kSub = takes a subcommand.
+constexpr uint32_t kWk = kCmdWorker, kNA = kCmdNoAuth, kSub = kCmdContainer;
 
 // THE command table. Adding a command is one line here plus its handler.
 constexpr std::array kCommands = {
     // Frontier verbs.
-    CommandSpec{"add", c::Add, -2, kW, "frontier",
+    CommandSpec{"add", c::Add, -2, kW | kWk, "frontier",
                 "Adds a URL, optionally with its referrer, priority and "
                 "recrawl period."},
-    CommandSpec{"madd", c::MAdd, -3, kW, "frontier",
+    CommandSpec{"madd", c::MAdd, -3, kW | kWk, "frontier",
                 "Adds the links of one page in one transaction."},
-    CommandSpec{"pop", c::Pop, -1, kW, "frontier",
+    CommandSpec{"pop", c::Pop, -1, kW | kWk, "frontier",
                 "Leases the next URL(s) from ready sites."},
-    CommandSpec{"bpop", c::BPop, -2, kW | kB, "frontier",
+    CommandSpec{"bpop", c::BPop, -2, kW | kB | kWk, "frontier",
                 "Like POP, but waits up to a timeout for a URL."},
-    CommandSpec{"confirm", c::Confirm, 2, kW | kF, "frontier",
+    CommandSpec{"confirm", c::Confirm, 2, kW | kF | kWk, "frontier",
                 "Marks a URL as fetched."},
-    CommandSpec{"fail", c::Fail, -2, kW | kF, "frontier",
+    CommandSpec{"fail", c::Fail, -2, kW | kF | kWk, "frontier",
                 "Reports a failed fetch of a leased URL."},
-    CommandSpec{"recrawl", c::Recrawl, 3, kW | kF, "frontier",
+    CommandSpec{"recrawl", c::Recrawl, 3, kW | kF | kWk, "frontier",
                 "Sets or clears a URL's recrawl period."},
-    CommandSpec{"seen", c::Seen, 2, kR | kF, "frontier",
+    CommandSpec{"seen", c::Seen, 2, kR | kF | kWk, "frontier",
                 "Tells whether a URL is known."},
-    CommandSpec{"urlinfo", c::UrlInfo, 2, kR | kF, "frontier",
+    CommandSpec{"urlinfo", c::UrlInfo, 2, kR | kF | kWk, "frontier",
                 "Returns a URL's record."},
-    CommandSpec{"delay", c::Delay, 3, kW | kF, "frontier",
+    CommandSpec{"delay", c::Delay, 3, kW | kF | kA, "frontier",
                 "Sets a site's politeness delay."},
-    CommandSpec{"stats", c::Stats, 1, kR | kF, "frontier",
+    CommandSpec{"stats", c::Stats, 1, kR | kF | kWk, "frontier",
                 "Returns the frontier's counters."},
     // Connection and server housekeeping.
-    CommandSpec{"ping", c::Ping, -1, kF, "connection", "Pings the server."},
-    CommandSpec{"echo", c::Echo, 2, kF, "connection",
+    CommandSpec{"ping", c::Ping, -1, kF | kWk | kNA, "connection",
+                "Pings the server."},
+    CommandSpec{"echo", c::Echo, 2, kF | kWk, "connection",
                 "Returns the given string."},
-    CommandSpec{"quit", c::Quit, -1, kF, "connection",
+    CommandSpec{"quit", c::Quit, -1, kF | kWk | kNA, "connection",
                 "Closes the connection."},
-    CommandSpec{"select", c::Select, 2, kF, "connection",
+    CommandSpec{"select", c::Select, 2, kF | kWk, "connection",
                 "Selects database 0 (the only one)."},
-    CommandSpec{"client", c::Client, -2, 0, "connection",
-                "CLIENT ID|SETNAME|GETNAME|SETINFO|INFO."},
-    CommandSpec{"hello", c::Hello, -1, kF, "connection",
+    CommandSpec{"auth", c::Auth, -2, kF | kWk | kNA, "connection",
+                "Authenticates the connection as a user."},
+    CommandSpec{"client", c::Client, -2, kWk | kSub, "connection",
+                "CLIENT ID|SETNAME|GETNAME|SETINFO|INFO|LIST|KILL.",
+                "list kill"},
+    CommandSpec{"hello", c::Hello, -1, kF | kWk | kNA, "connection",
                 "Handshakes with the server (RESP2 only)."},
-    CommandSpec{"dbsize", c::DbSize, 1, kR | kF, "server",
+    CommandSpec{"dbsize", c::DbSize, 1, kR | kF | kWk, "server",
                 "Returns the number of known URLs."},
-    CommandSpec{"time", c::Time, 1, kF, "server", "Returns the server time."},
-    CommandSpec{"info", c::Info, -1, 0, "server",
+    CommandSpec{"time", c::Time, 1, kF | kWk, "server",
+                "Returns the server time."},
+    CommandSpec{"info", c::Info, -1, kWk, "server",
                 "Returns information and statistics about the server."},
-    CommandSpec{"command", c::Command, -1, 0, "server",
+    CommandSpec{"command", c::Command, -1, kWk | kSub, "server",
                 "Returns details about commands."},
     CommandSpec{"shutdown", c::Shutdown, -1, kA, "server",
                 "Checkpoints and stops the server."},
+    CommandSpec{"backup", c::Backup, 2, kA, "server",
+                "Copies a consistent snapshot of the data to a directory."},
+    CommandSpec{"config", c::ConfigCommand, -2, kA | kSub, "server",
+                "CONFIG GET|SET|REWRITE|RESETSTAT: reads or changes the "
+                "configuration."},
+    CommandSpec{"slowlog", c::SlowLogCommand, -2, kA | kSub, "server",
+                "SLOWLOG GET|LEN|RESET: the log of slow commands."},
 };
 
 constexpr std::pair<uint32_t, std::string_view> kFlagNames[] = {
     {kCmdWrite, "write"}, {kCmdReadOnly, "readonly"}, {kCmdAdmin, "admin"},
-    {kCmdFast, "fast"},   {kCmdBlocking, "blocking"},
+    {kCmdFast, "fast"},   {kCmdBlocking, "blocking"}, {kCmdNoAuth, "no_auth"},
 };
 
 // Longest command name we look up; longer names are unknown.
@@ -108,15 +125,76 @@ std::vector<std::string_view> CommandFlagNames(uint32_t flags) {
   return names;
 }
 
+bool RoleMayRun(Role role, const CommandSpec& spec,
+                std::span<const std::string> argv) {
+  switch (role) {
+    case Role::kAdmin:
+      return true;
+    case Role::kNone:
+      return (spec.flags & kCmdNoAuth) != 0;
+    case Role::kWorker:
+      break;
+  }
+  if (!(spec.flags & kCmdWorker)) return false;
+  if (spec.admin_subcommands.empty() || argv.size() < 2) return true;
+  std::string sub = ToLower(argv[1]);
+  std::string_view list = spec.admin_subcommands;
+  while (!list.empty()) {
+    size_t space = list.find(' ');
+    if (list.substr(0, space) == sub) return false;
+    list.remove_prefix(space == std::string_view::npos ? list.size()
+                                                       : space + 1);
+  }
+  return true;
+}
+
 const CommandSpec* RunCommand(CommandContext& ctx) {
   const CommandSpec* spec = FindCommand(ctx.argv[0]);
   if (spec == nullptr) {
     ReplyUnknownCommand(ctx.reply, ctx.argv);
     return nullptr;
   }
+  // "client|list", as Redis names a subcommand (CLIENT LIST, NOPERM).
+  std::string full_name(spec->name);
+  if ((spec->flags & kCmdContainer) && ctx.argv.size() > 1 &&
+      ctx.argv[1].size() <= kMaxNameLen) {
+    full_name += '|';
+    full_name += ToLower(ctx.argv[1]);
+  }
+  ctx.client.last_command = full_name;
   if (!ArityAccepts(spec->arity, ctx.argv.size())) {
     ReplyWrongArity(ctx.reply, spec->name);
     return nullptr;
+  }
+  if (!ctx.client.authenticated && !AuthRequired(ctx.config)) {
+    // CONFIG SET removed the last password: as Redis's password-less
+    // default user, a client that never logged in now is `default`.
+    ctx.client.authenticated = true;
+    ctx.client.user = "default";
+    ctx.client.role = Role::kAdmin;
+  }
+  if (!ctx.client.authenticated && !(spec->flags & kCmdNoAuth)) {
+    ctx.reply.Error(errors::kNoAuth);
+    return nullptr;
+  }
+  if (!RoleMayRun(ctx.client.role, *spec, ctx.argv)) {
+    std::string text(errors::kNoPermPrefix);
+    text += ctx.client.user;
+    text += errors::kNoPermMiddle;
+    text += full_name;
+    text += errors::kNoPermSuffix;
+    ctx.reply.Error(text);
+    return nullptr;
+  }
+  // As Redis's MISCONF: while the data directory refuses writes (a full
+  // disk), a command that would write is refused before it runs; reads
+  // keep answering. The server retries the disk in the background.
+  if (spec->flags & kCmdWrite) {
+    Status refused = ctx.frontier.WriteStatus();
+    if (!refused.ok()) {
+      ctx.reply.Error(std::string(errors::kMisconfPrefix) + refused.message());
+      return nullptr;
+    }
   }
   spec->handler(ctx);
   return spec;

@@ -1,6 +1,7 @@
 // The command table: every command's name, handler, arity and flags, in one
 // place, and the checks that run once before any handler (known command,
-// arity), as Redis's command table and commandCheckArity do.
+// arity, authentication, role), as Redis's command table,
+// commandCheckArity and ACL checks do.
 #pragma once
 
 #include <cstdint>
@@ -16,9 +17,18 @@ namespace frontier {
 enum CommandFlag : uint32_t {
   kCmdWrite = 1u << 0,     // may change the frontier: counts for group commit
   kCmdReadOnly = 1u << 1,  // reads the frontier only
-  kCmdAdmin = 1u << 2,     // server administration (SHUTDOWN)
+  kCmdAdmin = 1u << 2,     // server administration (SHUTDOWN, CONFIG)
   kCmdFast = 1u << 3,      // O(1) or O(log n)
   kCmdBlocking = 1u << 4,  // may block the client (BPOP)
+  // Roles (docs/security.md). An admin may run every command; a worker
+  // only those with kCmdWorker (minus CommandSpec::admin_subcommands), so a
+  // new command is admin-only unless it says otherwise. Before AUTH, when
+  // the server requires it, only kCmdNoAuth commands run.
+  kCmdWorker = 1u << 5,
+  kCmdNoAuth = 1u << 6,
+  // Takes a subcommand (CLIENT LIST): named "client|list" in CLIENT LIST's
+  // cmd= and in NOPERM errors.
+  kCmdContainer = 1u << 7,
 };
 
 struct CommandSpec {
@@ -30,6 +40,9 @@ struct CommandSpec {
   uint32_t flags;
   std::string_view group;    // for COMMAND DOCS: "frontier", "server", ...
   std::string_view summary;  // one line, for COMMAND DOCS
+  // Lower-case subcommands, separated by spaces, that only an admin may
+  // run although the command has kCmdWorker ("list kill" for CLIENT).
+  std::string_view admin_subcommands = {};
 };
 
 // The whole table, in documentation order.
@@ -44,8 +57,15 @@ bool ArityAccepts(int arity, size_t argc);
 // Redis's flag words for COMMAND ("write", "readonly", "fast", ...).
 std::vector<std::string_view> CommandFlagNames(uint32_t flags);
 
-// Looks up ctx.argv[0], checks arity and runs the handler. On an unknown
-// command or a wrong argument count it replies the Redis error itself and
+// Whether a client with `role` may run `argv` (a command of `spec`).
+// Role::kNone may run only kCmdNoAuth commands.
+bool RoleMayRun(Role role, const CommandSpec& spec,
+                std::span<const std::string> argv);
+
+// Looks up ctx.argv[0], records it as the client's last command, checks
+// arity, authentication (-NOAUTH), the client's role (-NOPERM) and, for a
+// write command, that the data directory takes writes (-MISCONF, see
+// Frontier::WriteStatus), and runs the handler. When a check fails it replies the Redis error itself and
 // returns nullptr; otherwise it returns the spec of the command that ran.
 // Precondition: !ctx.argv.empty().
 const CommandSpec* RunCommand(CommandContext& ctx);

@@ -171,6 +171,128 @@ Directive AddressList(std::string_view name, std::string_view def,
                    }};
 }
 
+// client-output-buffer-limit: "normal <hard> <soft> <soft-seconds>", the
+// sizes with Redis's units. Redis's other classes (replica, pubsub) have no
+// clients here and are refused rather than ignored.
+Directive OutputLimit(std::string_view name, std::string_view def,
+                      OutputBufferLimit Config::*m) {
+  return Directive{
+      name, def,
+      "normal <hard> <soft> <soft-seconds>, sizes in bytes or with a "
+      "k/kb/m/mb/g/gb suffix, 0 = no limit",
+      [m](Config* c, std::string_view v) {
+        std::istringstream words{std::string(v)};
+        std::string cls, hard, soft, seconds, extra;
+        if (!(words >> cls >> hard >> soft >> seconds) || (words >> extra) ||
+            !EqualsIgnoreCase(cls, "normal")) {
+          return false;
+        }
+        std::optional<uint64_t> h = ParseMemory(hard);
+        std::optional<uint64_t> s = ParseMemory(soft);
+        std::optional<int64_t> secs = ParseInt64(seconds);
+        if (!h || !s || !secs || *secs < 0 ||
+            *secs > std::numeric_limits<int>::max()) {
+          return false;
+        }
+        c->*m = OutputBufferLimit{*h, *s, *secs};
+        return true;
+      },
+      [m](const Config& c) {
+        const OutputBufferLimit& l = c.*m;
+        return "normal " + FormatMemory(l.hard_bytes) + " " +
+               FormatMemory(l.soft_bytes) + " " +
+               std::to_string(l.soft_seconds);
+      }};
+}
+
+// tls-protocols: "TLSv1.2", "TLSv1.3" or both, separated by spaces; "" is
+// both, as in Redis. Older versions are not offered (RFC 8996).
+Directive TlsProtocols(std::string_view name, std::string_view def,
+                       uint32_t Config::*m) {
+  static constexpr std::pair<std::string_view, uint32_t> kNames[] = {
+      {"TLSv1.2", kTlsV12}, {"TLSv1.3", kTlsV13}};
+  return Directive{name, def, "TLSv1.2, TLSv1.3 or both, separated by spaces",
+                   [m](Config* c, std::string_view v) {
+                     uint32_t bits = 0;
+                     std::istringstream words{std::string(v)};
+                     for (std::string word; words >> word;) {
+                       uint32_t bit = 0;
+                       for (const auto& [text, value] : kNames) {
+                         if (EqualsIgnoreCase(word, text)) bit = value;
+                       }
+                       if (bit == 0) return false;
+                       bits |= bit;
+                     }
+                     c->*m = bits == 0 ? (kTlsV12 | kTlsV13) : bits;
+                     return true;
+                   },
+                   [m](const Config& c) {
+                     std::string out;
+                     for (const auto& [text, value] : kNames) {
+                       if ((c.*m & value) == 0) continue;
+                       if (!out.empty()) out += ' ';
+                       out += text;
+                     }
+                     return out;
+                   }};
+}
+
+// Adds DirectiveFlag bits to a directive.
+Directive Flagged(uint32_t flags, Directive d) {
+  d.flags |= flags;
+  return d;
+}
+
+// A password (any bytes; "" = none). Secret: never quoted in errors.
+Directive Password(std::string_view name, std::string Config::*m) {
+  return Directive{name,
+                   "",
+                   "a password, or \"\" for none",
+                   [m](Config* c, std::string_view v) {
+                     c->*m = std::string(v);
+                     return true;
+                   },
+                   [m](const Config& c) { return c.*m; },
+                   kDirSecret};
+}
+
+// user NAME rules...: repeatable; see server/users.h for the rules. Only
+// the SHA-256 of each password is kept in the Config.
+Directive Users(std::string_view name) {
+  Directive d{name,
+              "",
+              "NAME on|off >password|#sha256hex... +@worker|+@admin, each "
+              "NAME once",
+              [](Config* c, std::string_view v) {
+                if (v.empty()) {
+                  c->users.clear();
+                  return true;
+                }
+                StatusOr<UserSpec> user = ParseUserSpec(v);
+                if (!user.ok()) return false;
+                for (const UserSpec& other : c->users) {
+                  if (other.name == user->name) return false;
+                }
+                c->users.push_back(std::move(user).value());
+                return true;
+              },
+              [](const Config& c) {
+                std::string out;
+                for (const UserSpec& user : c.users) {
+                  if (!out.empty()) out += '\n';
+                  out += FormatUserSpec(user);
+                }
+                return out;
+              },
+              kDirSecret | kDirRepeatable};
+  d.explain = [](const Config&, std::string_view v) -> std::string {
+    StatusOr<UserSpec> user = ParseUserSpec(v);
+    if (!user.ok()) return user.status().message();
+    return "user " + user->name + " is declared twice";
+  };
+  return d;
+}
+
 constexpr int64_t kMaxInt = std::numeric_limits<int>::max();
 constexpr int64_t kMaxInt64 = std::numeric_limits<int64_t>::max();
 
@@ -179,37 +301,89 @@ const std::vector<Directive>& Table() {
   static const std::vector<Directive> kTable = {
       Integer("port", "7379", &Config::port, 0, 65535),
       AddressList("bind", "127.0.0.1", &Config::bind),
+      Integer("tls-port", "0", &Config::tls_port, 0, 65535),
+      Text("tls-cert-file", "", &Config::tls_cert_file, /*allow_empty=*/true),
+      Text("tls-key-file", "", &Config::tls_key_file, /*allow_empty=*/true),
+      Text("tls-ca-cert-file", "", &Config::tls_ca_cert_file,
+           /*allow_empty=*/true),
+      Choice<TlsAuthClients>("tls-auth-clients", "yes",
+                             &Config::tls_auth_clients,
+                             {{"yes", TlsAuthClients::kYes},
+                              {"no", TlsAuthClients::kNo},
+                              {"optional", TlsAuthClients::kOptional}}),
+      TlsProtocols("tls-protocols", "TLSv1.2 TLSv1.3", &Config::tls_protocols),
+      Flagged(kDirRuntime,
+              Integer("timeout", "0", &Config::timeout_s, 0, kMaxInt)),
+      // Linux refuses TCP_KEEPIDLE above 32767 seconds. A new value applies
+      // to the connections accepted after it.
+      Flagged(kDirRuntime, Integer("tcp-keepalive", "300",
+                                   &Config::tcp_keepalive_s, 0, 32767)),
       Text("dir", "./data", &Config::dir, /*allow_empty=*/false),
-      Duration("lease-timeout", "300", &Config::lease_timeout_ms, 1),
-      Integer("max-depth", "16", &Config::max_depth, 0, kMaxInt),
-      Choice<S>("depth-scope", "domain", &Config::depth_scope,
-                {{"host", S::kHost}, {"domain", S::kDomain}}),
-      Integer("site-max-urls", "0", &Config::site_max_urls, 0, kMaxInt64),
-      Duration("politeness-delay", "1", &Config::politeness_delay_ms, 0),
-      Integer("site-max-leases", "1", &Config::site_max_leases, 0,
-              std::numeric_limits<uint32_t>::max()),
+      // kDirRuntime: CONFIG SET may change it (Server::ApplyConfig).
+      Flagged(kDirRuntime,
+              Duration("lease-timeout", "300", &Config::lease_timeout_ms, 1)),
+      Flagged(kDirRuntime,
+              Integer("max-depth", "16", &Config::max_depth, 0, kMaxInt)),
+      Flagged(kDirRuntime,
+              Choice<S>("depth-scope", "domain", &Config::depth_scope,
+                        {{"host", S::kHost}, {"domain", S::kDomain}})),
+      Flagged(kDirRuntime, Integer("site-max-urls", "0", &Config::site_max_urls,
+                                   0, kMaxInt64)),
+      Flagged(kDirRuntime, Duration("politeness-delay", "1",
+                                    &Config::politeness_delay_ms, 0)),
+      Flagged(kDirRuntime,
+              Integer("site-max-leases", "1", &Config::site_max_leases, 0,
+                      std::numeric_limits<uint32_t>::max())),
       Choice<S>("politeness-scope", "host", &Config::politeness_scope,
                 {{"host", S::kHost}, {"domain", S::kDomain}}),
-      Integer("default-priority", "5000", &Config::default_priority, 0, 9999),
+      Flagged(kDirRuntime, Integer("default-priority", "5000",
+                                   &Config::default_priority, 0, 9999)),
       Choice<QueueOrder>(
           "order", "bfs", &Config::order,
           {{"bfs", QueueOrder::kBfs}, {"priority", QueueOrder::kPriority}}),
-      Integer("max-attempts", "5", &Config::max_attempts, 1, kMaxInt),
-      Integer("timer-ms", "100", &Config::timer_ms, 1, 3'600'000),
-      Duration("checkpoint-interval", "60", &Config::checkpoint_interval_ms, 0),
+      Flagged(kDirRuntime,
+              Integer("max-attempts", "5", &Config::max_attempts, 1, kMaxInt)),
+      Flagged(kDirRuntime,
+              Integer("timer-ms", "100", &Config::timer_ms, 1, 3'600'000)),
+      Flagged(kDirRuntime, Duration("checkpoint-interval", "60",
+                                    &Config::checkpoint_interval_ms, 0)),
       Choice<FsyncPolicy>("fsync", "always", &Config::fsync,
                           {{"always", FsyncPolicy::kAlways},
                            {"everysec", FsyncPolicy::kEverySec},
                            {"no", FsyncPolicy::kNo}}),
       Memory("cache-size", "256mb", &Config::cache_bytes, 1ull << 20),
-      Integer("max-url-length", "8192", &Config::max_url_length, 16, 64 << 20),
-      Integer("maxclients", "10000", &Config::maxclients, 1, 1'000'000),
-      Choice<LogLevel>("loglevel", "notice", &Config::loglevel,
-                       {{"debug", LogLevel::kDebug},
-                        {"verbose", LogLevel::kVerbose},
-                        {"notice", LogLevel::kNotice},
-                        {"warning", LogLevel::kWarning}}),
+      Flagged(kDirRuntime, Integer("max-url-length", "8192",
+                                   &Config::max_url_length, 16, 64 << 20)),
+      Flagged(kDirRuntime, Integer("maxclients", "10000", &Config::maxclients,
+                                   1, 1'000'000)),
+      Memory("proto-max-bulk-len", "512mb", &Config::proto_max_bulk_len,
+             1ull << 20),
+      Integer("proto-max-multibulk-len", "1048576",
+              &Config::proto_max_multibulk_len, 1, kMaxInt),
+      Flagged(kDirRuntime,
+              Memory("client-query-buffer-limit", "1gb",
+                     &Config::client_query_buffer_limit, 1ull << 20)),
+      Flagged(kDirRuntime,
+              OutputLimit("client-output-buffer-limit", "normal 0 0 0",
+                          &Config::client_output_buffer_limit)),
+      // Security (docs/security.md).
+      Flagged(kDirRuntime, Password("requirepass", &Config::requirepass)),
+      Users("user"),
+      Flagged(kDirRuntime,
+              Choice<bool>("protected-mode", "yes", &Config::protected_mode,
+                           {{"yes", true}, {"no", false}})),
+      Flagged(kDirRuntime,
+              Choice<LogLevel>("loglevel", "notice", &Config::loglevel,
+                               {{"debug", LogLevel::kDebug},
+                                {"verbose", LogLevel::kVerbose},
+                                {"notice", LogLevel::kNotice},
+                                {"warning", LogLevel::kWarning}})),
       Text("logfile", "", &Config::logfile, /*allow_empty=*/true),
+      Flagged(kDirRuntime,
+              Integer("slowlog-log-slower-than", "10000",
+                      &Config::slowlog_log_slower_than_us, -1, kMaxInt64)),
+      Flagged(kDirRuntime, Integer("slowlog-max-len", "128",
+                                   &Config::slowlog_max_len, 0, kMaxInt)),
   };
   return kTable;
 }
@@ -266,9 +440,15 @@ Status SetDirective(Config* config, std::string_view name,
                                    "'");
   }
   if (!d->set(config, value)) {
+    std::string why =
+        d->explain ? d->explain(*config, value) : "expected " + d->expected;
+    if (d->flags & kDirSecret) {
+      return Status::InvalidArgument("bad value for '" + std::string(d->name) +
+                                     "' (" + why + ")");
+    }
     return Status::InvalidArgument("bad value for '" + std::string(d->name) +
-                                   "': '" + std::string(value) +
-                                   "' (expected " + d->expected + ")");
+                                   "': '" + std::string(value) + "' (" + why +
+                                   ")");
   }
   return Status::OK();
 }
@@ -345,6 +525,14 @@ Status ApplyConfigText(Config* config, std::string_view text,
     if (first == std::string_view::npos || line[first] == '#') continue;
     std::string where = std::string(source) + ":" + std::to_string(line_no);
     if (!SplitConfigLine(line, &words)) {
+      // Never quote a line that may hold a password.
+      std::string_view first_word = line.substr(first);
+      first_word = first_word.substr(0, first_word.find_first_of(" \t\r"));
+      const Directive* d = FindDirective(first_word);
+      if (d != nullptr && (d->flags & kDirSecret)) {
+        return Status::InvalidArgument(where + ": unbalanced quotes in a '" +
+                                       std::string(d->name) + "' line");
+      }
       return Status::InvalidArgument(where + ": unbalanced quotes in '" +
                                      std::string(line) + "'");
     }

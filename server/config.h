@@ -4,8 +4,8 @@
 // where the file holds "directive value" lines ('#' comments, blank lines,
 // "double" or 'single' quoted values) and the command line overrides it.
 //
-// The same table serves the defaults, the file, the command line and, in a
-// later issue, CONFIG GET/SET: a directive is declared once, in config.cc.
+// The same table serves the defaults, the file, the command line, CONFIG
+// GET/SET and CONFIG REWRITE: a directive is declared once, in config.cc.
 #pragma once
 
 #include <cstdint>
@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "server/log.h"
+#include "server/users.h"
 #include "storage/frontier.h"
 #include "storage/status.h"
 #include "storage/url.h"
@@ -23,6 +24,23 @@
 namespace frontier {
 
 enum class FsyncPolicy { kAlways, kEverySec, kNo };
+
+// tls-auth-clients: whether a TLS client must present a certificate signed
+// by tls-ca-cert-file (yes), may present one (optional: verified if given),
+// or is not asked for one (no).
+enum class TlsAuthClients { kNo, kYes, kOptional };
+
+// tls-protocols, as bits.
+enum TlsProtocol : uint32_t { kTlsV12 = 1u << 0, kTlsV13 = 1u << 1 };
+
+// client-output-buffer-limit for normal clients, in Redis's terms: a client
+// whose unsent reply bytes exceed `hard_bytes`, or stay above `soft_bytes`
+// for more than `soft_seconds`, is disconnected. 0 = no such limit.
+struct OutputBufferLimit {
+  uint64_t hard_bytes = 0;
+  uint64_t soft_bytes = 0;
+  int64_t soft_seconds = 0;
+};
 
 // Every field is set by DefaultConfig() from the directive table; a
 // value-initialised Config is not a usable configuration.
@@ -46,10 +64,46 @@ struct Config {
   uint64_t cache_bytes = 0;
   uint64_t max_url_length = 0;
   uint64_t maxclients = 0;
+  uint64_t proto_max_bulk_len = 0;       // bytes of one argument
+  uint64_t proto_max_multibulk_len = 0;  // arguments of one command
+  uint64_t client_query_buffer_limit = 0;
+  OutputBufferLimit client_output_buffer_limit;
+  int64_t timeout_s = 0;        // idle seconds before closing; 0 = never
+  int64_t tcp_keepalive_s = 0;  // SO_KEEPALIVE idle seconds; 0 = off
+  // TLS (tls-port 0 = no TLS listener).
+  int tls_port = 0;
+  std::string tls_cert_file;
+  std::string tls_key_file;
+  std::string tls_ca_cert_file;
+  TlsAuthClients tls_auth_clients = TlsAuthClients::kYes;
+  uint32_t tls_protocols = 0;  // TlsProtocol bits, never 0
   LogLevel loglevel = LogLevel::kNotice;
   std::string logfile;  // "" = stderr
+  // Security (docs/security.md). The default user's password, kept as
+  // given because CONFIG REWRITE writes it back; "" = none.
+  std::string requirepass;
+  std::vector<UserSpec> users;  // `user` lines, in order; digests only
+  bool protected_mode = true;
+  // Slow log (docs/operations.md): commands that ran at least this many
+  // microseconds are kept (negative: none); at most max_len of them.
+  int64_t slowlog_log_slower_than_us = 0;
+  uint64_t slowlog_max_len = 0;
 
   std::string config_file;  // absolute path of the file read, if any
+};
+
+// Directive::flags.
+enum DirectiveFlag : uint32_t {
+  // CONFIG SET may change it while the server runs; the new value takes
+  // effect at once (Server::ApplyConfig).
+  kDirRuntime = 1u << 0,
+  // Its value may hold a password: error messages never quote it, logs
+  // and the slow log redact it.
+  kDirSecret = 1u << 1,
+  // May be given several times ("user"): each occurrence adds one value,
+  // the empty value (the default) clears them all, and `get` prints one
+  // value per line ('\n'-separated).
+  kDirRepeatable = 1u << 2,
 };
 
 // One configuration directive. `set` parses a value into a Config and
@@ -61,6 +115,10 @@ struct Directive {
   std::string expected;            // for errors: "an integer 0..65535"
   std::function<bool(Config*, std::string_view)> set;
   std::function<std::string(const Config&)> get;
+  uint32_t flags = 0;  // DirectiveFlag bits
+  // Optional: why `set` refused `value`, when `expected` cannot say it
+  // (e.g. a duplicate user). Never quotes a secret.
+  std::function<std::string(const Config&, std::string_view)> explain = {};
 };
 
 // All directives, in the order conf/frontierd.conf lists them.
@@ -73,7 +131,8 @@ Config DefaultConfig();
 
 // Sets one directive. Returns InvalidArgument naming the problem:
 // "unknown directive 'foo'" or
-// "bad value for 'port': 'abc' (expected an integer 0..65535)".
+// "bad value for 'port': 'abc' (expected an integer 0..65535)"; for a
+// kDirSecret directive the value is not quoted.
 Status SetDirective(Config* config, std::string_view name,
                     std::string_view value);
 

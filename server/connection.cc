@@ -11,12 +11,15 @@ constexpr size_t kKeepInputCapacity = 64 * 1024;
 
 }  // namespace
 
-Connection::Connection(uint64_t id, BufferEventPtr bev, std::string address,
-                       int64_t now_ms, ConnectionEvents* events)
-    : events_(events), bev_(std::move(bev)) {
+Connection::Connection(uint64_t id, BufferEventPtr bev,
+                       const ConnectionType& type, RespLimits limits,
+                       std::string address, int64_t now_ms,
+                       ConnectionEvents* events)
+    : events_(events), type_(&type), bev_(std::move(bev)), parser_(limits) {
   info_.id = id;
   info_.address = std::move(address);
   info_.created_ms = now_ms;
+  info_.last_interaction_ms = now_ms;
   bufferevent_setcb(bev_.get(), &Connection::ReadCallback,
                     &Connection::WriteCallback, &Connection::EventCallback,
                     this);
@@ -34,6 +37,9 @@ void Connection::WriteCallback(bufferevent*, void* arg) {
 }
 
 void Connection::EventCallback(bufferevent*, short what, void* arg) {
+  // A TLS bufferevent reports its finished handshake this way; that is
+  // the connection starting, not ending.
+  if (what == BEV_EVENT_CONNECTED) return;
   auto* conn = static_cast<Connection*>(arg);
   conn->events_->OnDisconnected(*conn, what);
 }

@@ -13,6 +13,7 @@
 
 #include "protocol/resp_parser.h"
 #include "server/command_context.h"
+#include "server/connection_type.h"
 #include "server/libevent_ptr.h"
 
 namespace frontier {
@@ -40,10 +41,12 @@ class Connection {
     kClosed,   // gone: waiting to be destroyed at the end of the pass
   };
 
-  // Takes ownership of `bev` (and so of its socket), starts reading, and
-  // reports to `events`, which must outlive the connection.
-  Connection(uint64_t id, BufferEventPtr bev, std::string address,
-             int64_t now_ms, ConnectionEvents* events);
+  // Takes ownership of `bev` (and so of its socket), made by `type`;
+  // parses requests within `limits`; starts reading, and reports to
+  // `events`. `type` and `events` must outlive the connection.
+  Connection(uint64_t id, BufferEventPtr bev, const ConnectionType& type,
+             RespLimits limits, std::string address, int64_t now_ms,
+             ConnectionEvents* events);
   Connection(const Connection&) = delete;
   Connection& operator=(const Connection&) = delete;
 
@@ -53,6 +56,11 @@ class Connection {
   void StopReading();
   State state() const { return state_; }
   void set_state(State state) { state_ = state; }
+  // "tcp" or "tls".
+  const char* type_name() const { return type_->name(); }
+  // Why the connection failed (for OnDisconnected's log line); "" if
+  // nothing says. See ConnectionType::DescribeError.
+  std::string DescribeError() const { return type_->DescribeError(bev_.get()); }
 
   // --- Input ---
   // Moves everything the bufferevent has read into the input buffer.
@@ -64,6 +72,12 @@ class Connection {
   const std::string& parse_error() const { return parser_.error(); }
   // Bytes read but not yet parsed.
   size_t unparsed_bytes() const { return input_.size() - input_pos_; }
+  // What the client sent that has not become a command yet: unparsed
+  // bytes plus the arguments of a command still arriving. The measure of
+  // client-query-buffer-limit.
+  size_t query_buffer_bytes() const {
+    return unparsed_bytes() + parser_.partial_bytes();
+  }
   // Drops parsed bytes from the front of the input buffer.
   void CompactInput();
 
@@ -79,6 +93,12 @@ class Connection {
   void DropPending() { pending_.clear(); }
   // Bytes handed to the socket but not yet written.
   size_t unsent_bytes() const;
+  // Reply bytes not yet on the socket, released or not: the measure of
+  // client-output-buffer-limit.
+  size_t output_bytes() const { return pending_.size() + unsent_bytes(); }
+  // When output_bytes() was first seen above the soft output limit, or 0.
+  int64_t soft_limit_since_ms() const { return soft_limit_since_ms_; }
+  void set_soft_limit_since_ms(int64_t ms) { soft_limit_since_ms_ = ms; }
 
  private:
   static void ReadCallback(bufferevent* bev, void* arg);
@@ -86,6 +106,7 @@ class Connection {
   static void EventCallback(bufferevent* bev, short what, void* arg);
 
   ConnectionEvents* events_;
+  const ConnectionType* type_;
   ClientInfo info_;
   BufferEventPtr bev_;
   State state_ = State::kOpen;
@@ -94,6 +115,7 @@ class Connection {
   size_t input_pos_ = 0;  // first unparsed byte of input_
   std::string pending_;
   bool output_listed_ = false;
+  int64_t soft_limit_since_ms_ = 0;
 };
 
 }  // namespace frontier

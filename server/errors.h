@@ -53,6 +53,66 @@ inline constexpr std::string_view kUnrecognizedOptionPrefix =
 inline constexpr std::string_view kNoShutdownInProgress =
     "ERR No shutdown in progress.";
 
+// --- Authentication and roles (docs/security.md) ---
+inline constexpr std::string_view kNoAuth = "NOAUTH Authentication required.";
+inline constexpr std::string_view kHelloNoAuth =
+    "NOAUTH HELLO must be called with the client already authenticated, "
+    "otherwise the HELLO <proto> AUTH <user> <pass> option can be used to "
+    "authenticate the client and select the RESP protocol version at the "
+    "same time";
+inline constexpr std::string_view kWrongPass =
+    "WRONGPASS invalid username-password pair or user is disabled.";
+inline constexpr std::string_view kAuthNoPassword =
+    "ERR AUTH <password> called without any password configured for the "
+    "default user. Are you sure your configuration is correct?";
+// "NOPERM User <name> has no permissions to run the '<cmd>' command"
+// (Redis 7.2's words; <cmd> is "client|list" for a subcommand).
+inline constexpr std::string_view kNoPermPrefix = "NOPERM User ";
+inline constexpr std::string_view kNoPermMiddle =
+    " has no permissions to run the '";
+inline constexpr std::string_view kNoPermSuffix = "' command";
+// Sent to a non-loopback peer in protected mode, which is then closed.
+// Redis's text with the server's name.
+inline constexpr std::string_view kDenied =
+    "DENIED frontierd is running in protected mode because protected mode is "
+    "enabled and no password is set for the default user. In this mode "
+    "connections are only accepted from the loopback interface. If you want "
+    "to connect from external computers to frontierd you may adopt one of "
+    "the following solutions: 1) Just disable protected mode sending the "
+    "command 'CONFIG SET protected-mode no' from the loopback interface by "
+    "connecting to frontierd from the same host the server is running, "
+    "however MAKE SURE frontierd is not publicly accessible from internet if "
+    "you do so. Use CONFIG REWRITE to make this change permanent. 2) "
+    "Alternatively you can just disable the protected mode by editing the "
+    "frontierd configuration file, and setting the protected mode option to "
+    "'no', and then restarting the server. 3) If you started the server "
+    "manually just for testing, restart it with the '--protected-mode no' "
+    "option. 4) Set up an authentication password for the default user "
+    "(requirepass) or users (user). NOTE: You only need to do one of the "
+    "above things in order for the server to start accepting connections "
+    "from the outside.";
+
+// --- CONFIG, CLIENT, SLOWLOG (Redis's texts) ---
+// "ERR Unknown option or number of arguments for CONFIG SET - '<name>'"
+inline constexpr std::string_view kConfigSetUnknownPrefix =
+    "ERR Unknown option or number of arguments for CONFIG SET - '";
+// "ERR CONFIG SET failed (possibly related to argument '<name>') - <why>"
+inline constexpr std::string_view kConfigSetFailedPrefix =
+    "ERR CONFIG SET failed (possibly related to argument '";
+inline constexpr std::string_view kConfigSetImmutable =
+    "can't set immutable config";
+inline constexpr std::string_view kConfigSetDuplicate = "duplicate parameter";
+inline constexpr std::string_view kNoConfigFile =
+    "ERR The server is running without a config file";
+// "ERR Rewriting config file: <reason>"
+inline constexpr std::string_view kRewriteFailedPrefix =
+    "ERR Rewriting config file: ";
+inline constexpr std::string_view kNoSuchClient = "ERR No such client";
+inline constexpr std::string_view kClientIdInvalid =
+    "ERR client-id should be greater than 0";
+inline constexpr std::string_view kSlowlogCount =
+    "ERR count should be greater than or equal to -1";
+
 // --- Frontier commands ---
 inline constexpr std::string_view kPriorityRange =
     "ERR PRIORITY must be an integer between 0 and 9999";
@@ -65,5 +125,14 @@ inline constexpr std::string_view kDelaySeconds =
 
 // --- Status translation (reply.h: ReplyStatus) ---
 inline constexpr std::string_view kStorageErrorPrefix = "ERR storage error: ";
+
+// --- Faults (docs/operations.md) ---
+// A write command while the data directory refuses writes (a full disk);
+// followed by the storage error, e.g. "log_flush: No space left on
+// device". The code is Redis's (MISCONF: it cannot persist), the text our
+// own: Redis's speaks of RDB snapshots.
+inline constexpr std::string_view kMisconfPrefix =
+    "MISCONF Errors writing to the data directory; frontierd is not "
+    "accepting writes: ";
 
 }  // namespace frontier::errors

@@ -2,7 +2,9 @@
 
 #include <arpa/inet.h>
 #include <netinet/in.h>
+#include <netinet/tcp.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstring>
 
@@ -76,6 +78,26 @@ int ListenerPort(evconnlistener* listener) {
     return ntohs(reinterpret_cast<sockaddr_in6*>(&ss)->sin6_port);
   }
   return 0;
+}
+
+void SetClientSocketOptions(evutil_socket_t fd, int keepalive_s) {
+  auto set = [fd](int level, int option, int value) {
+    return setsockopt(fd, level, option, &value, sizeof(value)) == 0;
+  };
+  set(IPPROTO_TCP, TCP_NODELAY, 1);
+  // With 0, keepalive is turned off explicitly: evconnlistener turns
+  // SO_KEEPALIVE on for the listening socket, and accepted sockets inherit
+  // it.
+  bool ok = set(SOL_SOCKET, SO_KEEPALIVE, keepalive_s > 0 ? 1 : 0);
+  if (ok && keepalive_s > 0) {
+    ok = set(IPPROTO_TCP, TCP_KEEPIDLE, keepalive_s) &&
+         set(IPPROTO_TCP, TCP_KEEPINTVL, std::max(keepalive_s / 3, 1)) &&
+         set(IPPROTO_TCP, TCP_KEEPCNT, 3);
+  }
+  if (!ok) {
+    Log(LogLevel::kVerbose, "Setting TCP keepalive on a client socket: %s",
+        std::strerror(errno));
+  }
 }
 
 std::string FormatPeer(const sockaddr* addr) {

@@ -24,6 +24,14 @@ StatusOr<std::vector<ListenerPtr>> ListenOn(
 // The local port `listener` is bound to, or 0 if unknown.
 int ListenerPort(evconnlistener* listener);
 
+// Sets an accepted client socket's options: TCP_NODELAY, and with
+// `keepalive_s` > 0 TCP keepalive as Redis's tcp-keepalive does it
+// (SO_KEEPALIVE; first probe after keepalive_s idle seconds, then every
+// keepalive_s / 3, dropped after 3 unanswered); 0 turns keepalive off.
+// Failures are logged at verbose level and otherwise ignored: the client
+// is served either way.
+void SetClientSocketOptions(evutil_socket_t fd, int keepalive_s);
+
 // "1.2.3.4:5678" or "[::1]:5678"; "?" for other families.
 std::string FormatPeer(const sockaddr* addr);
 

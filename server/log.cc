@@ -57,6 +57,8 @@ Status InitLog(LogLevel min_level, const std::string& path) {
   return Status::OK();
 }
 
+void SetLogLevel(LogLevel min_level) { State().min_level = min_level; }
+
 void Log(LogLevel level, const char* format, ...) {
   const LogState& state = State();
   if (level < state.min_level) return;

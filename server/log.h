@@ -25,6 +25,9 @@ const char* LogLevelName(LogLevel level);
 // log then keeps writing to stderr.
 Status InitLog(LogLevel min_level, const std::string& path);
 
+// Changes the filter while running (CONFIG SET loglevel).
+void SetLogLevel(LogLevel min_level);
+
 // Writes one line if `level` passes the filter. Never fails: a log that
 // cannot be written is not a reason to stop serving.
 void Log(LogLevel level, const char* format, ...)

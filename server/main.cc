@@ -55,7 +55,8 @@ int main(int argc, char** argv) {
 
   auto config_or = frontier::LoadConfig(args);
   if (!config_or.ok()) return Fail(config_or.status().message());
-  const frontier::Config config = std::move(config_or).value();
+  // Not const: CONFIG SET changes it while the server runs.
+  frontier::Config config = std::move(config_or).value();
 
   // A closed peer must not kill the server; writes then fail with EPIPE.
   std::signal(SIGPIPE, SIG_IGN);
@@ -109,8 +110,14 @@ int main(int argc, char** argv) {
       frontier->Close(/*skip_checkpoint=*/false);
       return 1;
     }
-    Log(LogLevel::kNotice, "Ready to accept connections on port %d",
-        server.port());
+    if (server.port() != 0) {
+      Log(LogLevel::kNotice, "Ready to accept connections tcp on port %d",
+          server.port());
+    }
+    if (server.tls_port() != 0) {
+      Log(LogLevel::kNotice, "Ready to accept connections tls on port %d",
+          server.tls_port());
+    }
     nosave = server.Run();
   }
 

@@ -14,9 +14,9 @@
 namespace frontier {
 
 // The one function that turns a non-OK Status into an error reply:
-//   InvalidArgument -> "ERR invalid URL: <message>": every InvalidArgument
-//     the frontier returns to a command concerns a URL (or site) argument
-//     (frontier.h); the prefix is not repeated if the message has it.
+//   InvalidArgument -> "ERR <message>": storage writes those messages for
+//     the client ("invalid URL: ...", "backup target '...' is not an
+//     absolute path", see frontier.h).
 //   anything else   -> "ERR storage error: <message>".
 // Precondition: !status.ok().
 void ReplyStatus(ReplyWriter& reply, const Status& status);

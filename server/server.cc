@@ -19,18 +19,23 @@
 namespace frontier {
 namespace {
 
-// As Redis's client-query-buffer-limit: a client that sends this much
-// without completing a command (or while blocked) is disconnected.
-constexpr size_t kMaxQueryBuffer = size_t{1} << 30;
 // Tick() calls per timer event; past it the rest waits for the next pass,
 // so a burst of due entries never stalls the loop.
 constexpr int kMaxTicksPerTimer = 8;
 // At shutdown, how long to keep writing replies to slow clients.
 constexpr int64_t kShutdownGraceMs = 1000;
+// How often idle clients and output buffer limits are checked.
+constexpr int64_t kClientsCronMs = 1000;
+// While the data directory refuses writes, how often it is tried again.
+constexpr int64_t kWriteRetryMs = 1000;
+
+unsigned long long Ull(uint64_t n) {
+  return static_cast<unsigned long long>(n);
+}
 
 }  // namespace
 
-Server::Server(const Config& config, Frontier& frontier, ServerStats& stats)
+Server::Server(Config& config, Frontier& frontier, ServerStats& stats)
     : config_(config),
       frontier_(frontier),
       stats_(stats),
@@ -46,6 +51,10 @@ Server::Server(const Config& config, Frontier& frontier, ServerStats& stats)
                                          [this] { RunEverySecFlush(); });
   resume_timer_ = std::make_unique<Timer>(base, Timer::Kind::kOnce,
                                           [this] { ResumeUnblocked(); });
+  clients_timer_ = std::make_unique<Timer>(base, Timer::Kind::kPeriodic,
+                                           [this] { RunClientsCron(); });
+  write_retry_timer_ = std::make_unique<Timer>(base, Timer::Kind::kPeriodic,
+                                               [this] { RunWriteRetry(); });
   for (int sig : {SIGTERM, SIGINT}) {
     EventPtr ev(evsignal_new(base, sig, &Server::OnSignal, this));
     event_add(ev.get(), nullptr);
@@ -57,13 +66,50 @@ Server::Server(const Config& config, Frontier& frontier, ServerStats& stats)
 Server::~Server() = default;
 
 Status Server::Listen() {
-  auto listeners = ListenOn(base_.get(), config_.bind, config_.port,
-                            &Server::OnAccept, this);
-  if (!listeners.ok()) return listeners.status();
-  listeners_ = std::move(listeners).value();
-  port_ = listeners_.empty() ? 0 : ListenerPort(listeners_.front().get());
+  // As Redis: port 0 turns plain TCP off, tls-port 0 (the default) TLS.
+  if (config_.port == 0 && config_.tls_port == 0) {
+    return Status::InvalidArgument(
+        "port is 0 (no plain TCP) and tls-port is not set: nothing to listen "
+        "on");
+  }
+  if (config_.port != 0 && config_.port == config_.tls_port) {
+    return Status::InvalidArgument("port and tls-port are both " +
+                                   std::to_string(config_.port) +
+                                   ": they must differ");
+  }
+  tcp_type_ = NewTcpConnectionType();
+  if (config_.tls_port != 0) {
+    auto tls = TlsContext::Create(config_);
+    if (!tls.ok()) return tls.status();
+    tls_type_ = NewTlsConnectionType(std::move(tls).value());
+  }
+  if (config_.port != 0) {
+    StatusOr<int> bound = ListenWith(config_.port, *tcp_type_);
+    if (!bound.ok()) return bound.status();
+    port_ = *bound;
+  }
+  if (tls_type_) {
+    StatusOr<int> bound = ListenWith(config_.tls_port, *tls_type_);
+    if (!bound.ok()) {
+      listeners_.clear();
+      return bound.status();
+    }
+    tls_port_ = *bound;
+  }
   stats_.tcp_port = port_;
   return Status::OK();
+}
+
+StatusOr<int> Server::ListenWith(int port, const ConnectionType& type) {
+  endpoints_.push_back(std::make_unique<Endpoint>(Endpoint{this, &type}));
+  auto listeners = ListenOn(base_.get(), config_.bind, port, &Server::OnAccept,
+                            endpoints_.back().get());
+  if (!listeners.ok()) return listeners.status();
+  int bound = listeners->empty() ? 0 : ListenerPort(listeners->front().get());
+  for (ListenerPtr& l : std::move(listeners).value()) {
+    listeners_.push_back(std::move(l));
+  }
+  return bound;
 }
 
 bool Server::Run() {
@@ -72,6 +118,7 @@ bool Server::Run() {
     checkpoint_timer_->Start(config_.checkpoint_interval_ms);
   }
   if (config_.fsync == FsyncPolicy::kEverySec) fsync_timer_->Start(1000);
+  clients_timer_->Start(kClientsCronMs);
 
   while (!stopping_) {
     if (event_base_loop(base_.get(), EVLOOP_ONCE) < 0) {
@@ -88,45 +135,54 @@ bool Server::Run() {
 
 void Server::OnAccept(evconnlistener*, evutil_socket_t fd, sockaddr* addr, int,
                       void* arg) {
-  static_cast<Server*>(arg)->Accept(fd, addr);
+  const auto* endpoint = static_cast<const Endpoint*>(arg);
+  endpoint->server->Accept(fd, addr, *endpoint->type);
 }
 
-void Server::Accept(evutil_socket_t fd, sockaddr* addr) {
+void Server::Accept(evutil_socket_t fd, sockaddr* addr,
+                    const ConnectionType& type) {
   if (stopping_) {
     evutil_closesocket(fd);
     return;
   }
   if (connections_.size() >= config_.maxclients) {
     // Sent straight to the new socket: no transaction, nothing to flush.
-    std::string reply;
-    ReplyWriter(&reply).Error(errors::kMaxClients);
-    (void)send(fd, reply.data(), reply.size(), MSG_NOSIGNAL);
+    // A TLS client cannot read it before a handshake, which would cost
+    // the loop exactly when it is overloaded: it is just closed (as Redis).
+    if (type.plaintext()) {
+      std::string reply;
+      ReplyWriter(&reply).Error(errors::kMaxClients);
+      (void)send(fd, reply.data(), reply.size(), MSG_NOSIGNAL);
+    }
     evutil_closesocket(fd);
     ++stats_.rejected_connections;
-    Log(LogLevel::kVerbose, "Rejected %s: max number of clients reached",
-        FormatPeer(addr).c_str());
+    Log(LogLevel::kVerbose, "Rejected %s (%s): max number of clients reached",
+        FormatPeer(addr).c_str(), type.name());
     return;
   }
-  int one = 1;
-  setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof(one));
-  setsockopt(fd, SOL_SOCKET, SO_KEEPALIVE, &one, sizeof(one));
-  BufferEventPtr bev(
-      bufferevent_socket_new(base_.get(), fd, BEV_OPT_CLOSE_ON_FREE));
+  SetClientSocketOptions(fd, static_cast<int>(config_.tcp_keepalive_s));
+  BufferEventPtr bev = type.Wrap(base_.get(), fd);  // closes fd on failure
   if (!bev) {
-    evutil_closesocket(fd);
-    Log(LogLevel::kWarning, "Could not create a buffer for a new client");
+    Log(LogLevel::kWarning, "Could not create a %s buffer for a new client",
+        type.name());
     return;
   }
   uint64_t id = ++next_client_id_;
   std::string peer = FormatPeer(addr);
-  Log(LogLevel::kVerbose, "Accepted %s (id=%llu)", peer.c_str(),
-      static_cast<unsigned long long>(id));
+  Log(LogLevel::kVerbose, "Accepted %s (id=%llu, %s)", peer.c_str(), Ull(id),
+      type.name());
+  RespLimits limits;
+  limits.max_bulk_len = config_.proto_max_bulk_len;
+  limits.max_multibulk_len = config_.proto_max_multibulk_len;
   ConnectionEvents* events = this;
-  connections_.emplace(
-      id, std::make_unique<Connection>(id, std::move(bev), std::move(peer),
-                                       NowMs(), events));
+  auto it = connections_
+                .emplace(id, std::make_unique<Connection>(
+                                 id, std::move(bev), type, limits,
+                                 std::move(peer), NowMs(), events))
+                .first;
   ++stats_.total_connections_received;
   UpdateClientCounts();
+  Admit(*it->second, fd, addr);
 }
 
 void Server::OnReadable(Connection& conn) {
@@ -136,10 +192,16 @@ void Server::OnReadable(Connection& conn) {
     conn.CompactInput();
     return;
   }
-  if (conn.unparsed_bytes() > kMaxQueryBuffer) {
+  conn.info().last_interaction_ms = NowMs();
+  // client-query-buffer-limit: what was sent without becoming a command
+  // (one huge argument, or input piling up behind a BPOP).
+  if (conn.query_buffer_bytes() > config_.client_query_buffer_limit) {
+    ++stats_.client_query_buffer_limit_disconnections;
     Log(LogLevel::kWarning,
-        "Closing client id=%llu: query buffer over %zu bytes",
-        static_cast<unsigned long long>(conn.id()), kMaxQueryBuffer);
+        "Closing client that reached max query buffer length: id=%llu "
+        "addr=%s qbuf=%zu (client-query-buffer-limit %llu)",
+        Ull(conn.id()), conn.info().address.c_str(), conn.query_buffer_bytes(),
+        Ull(config_.client_query_buffer_limit));
     Close(conn);
     return;
   }
@@ -148,15 +210,24 @@ void Server::OnReadable(Connection& conn) {
 }
 
 void Server::OnDrained(Connection& conn) {
+  conn.info().last_interaction_ms = NowMs();
   if (conn.state() == Connection::State::kClosing && conn.unsent_bytes() == 0) {
     Close(conn);
   }
 }
 
 void Server::OnDisconnected(Connection& conn, short what) {
-  Log(LogLevel::kVerbose, "Client id=%llu %s",
-      static_cast<unsigned long long>(conn.id()),
-      (what & BEV_EVENT_EOF) ? "closed the connection" : "connection error");
+  if (what & BEV_EVENT_EOF) {
+    Log(LogLevel::kVerbose, "Client id=%llu closed the connection",
+        Ull(conn.id()));
+  } else {
+    // For TLS this is where a failed handshake shows (no or a bad client
+    // certificate, a protocol version not offered).
+    std::string why = conn.DescribeError();
+    Log(LogLevel::kVerbose, "Client id=%llu addr=%s (%s) connection error%s%s",
+        Ull(conn.id()), conn.info().address.c_str(), conn.type_name(),
+        why.empty() ? "" : ": ", why.c_str());
+  }
   Close(conn);
 }
 
@@ -183,9 +254,19 @@ void Server::ProcessInput(Connection& conn) {
 void Server::Execute(Connection& conn) {
   CommandEffects effects;
   ReplyWriter writer(&conn.pending());
-  CommandContext ctx{conn.args(), writer,      frontier_, config_,
-                     stats_,      conn.info(), NowMs(),   effects};
+  ServerControl& control = *this;
+  CommandContext ctx{conn.args(), writer,  frontier_, config_, stats_,
+                     conn.info(), NowMs(), effects,   control};
+  const auto started = std::chrono::steady_clock::now();
   const CommandSpec* spec = RunCommand(ctx);
+  if (spec != nullptr) {  // it ran: the slow log may keep it
+    const int64_t us = std::chrono::duration_cast<std::chrono::microseconds>(
+                           std::chrono::steady_clock::now() - started)
+                           .count();
+    slowlog_.Record(conn.args(), us, ctx.now_ms / 1000, conn.info().address,
+                    conn.info().name, config_.slowlog_log_slower_than_us,
+                    config_.slowlog_max_len);
+  }
   ++stats_.total_commands_processed;
   if (spec != nullptr && (spec->flags & kCmdWrite)) unflushed_writes_ = true;
   ListOutput(conn);
@@ -223,18 +304,26 @@ void Server::ReplyProtocolError(Connection& conn) {
 void Server::AfterPass() {
   ++stats_.passes;
   int64_t now = NowMs();
+  const bool refused = WritesRefused();
   if (!blocked_.empty()) {
-    ServeBlocked(now);
+    if (!refused) ServeBlocked(now);  // a POP is a write
     ExpireBlocked(now);
   }
   // fsync always: no reply leaves before the commits it reports are on
   // disk. One flush covers every command of the pass, from every client.
+  // While writes are refused, a pass that committed nothing has only
+  // replies that acknowledge no write (reads, -MISCONF): they go out
+  // without a flush that would fail and drop them with their clients.
+  const uint64_t seq = frontier_.commit_seq();
+  const bool committed = seq != commit_seq_after_pass_;
+  commit_seq_after_pass_ = seq;
   if (config_.fsync == FsyncPolicy::kAlways && unflushed_writes_ &&
-      !with_output_.empty()) {
+      !with_output_.empty() && (committed || !refused)) {
     FlushPass();
   }
   ReleaseReplies();
   ReapClosed();
+  WatchWriteFailure();
   ArmWakeTimer(now);
 }
 
@@ -303,6 +392,7 @@ bool Server::FlushPass() {
 }
 
 void Server::ReleaseReplies() {
+  const int64_t now = with_output_.empty() ? 0 : NowMs();
   for (uint64_t id : with_output_) {
     Connection* conn = Find(id);
     if (conn == nullptr) continue;
@@ -312,6 +402,8 @@ void Server::ReleaseReplies() {
       continue;
     }
     conn->ReleasePending();
+    conn->info().last_interaction_ms = now;
+    if (EnforceOutputLimit(*conn, now)) continue;
     if (conn->state() == Connection::State::kClosing &&
         conn->unsent_bytes() == 0) {
       Close(*conn);
@@ -347,6 +439,7 @@ void Server::ArmWakeTimer(int64_t now_ms) {
 // --- Timers ----------------------------------------------------------------
 
 void Server::RunTick() {
+  if (WritesRefused()) return;  // expiring leases writes; it waits
   int64_t now = NowMs();
   for (int i = 0; i < kMaxTicksPerTimer; ++i) {
     StatusOr<TickResult> r = frontier_.Tick(now);
@@ -366,6 +459,7 @@ void Server::RunTick() {
 }
 
 void Server::RunCheckpoint() {
+  if (WritesRefused()) return;  // the write retry checkpoints
   Status s = frontier_.Checkpoint();
   stats_.last_checkpoint_ok = s.ok();
   if (!s.ok()) {
@@ -378,7 +472,7 @@ void Server::RunCheckpoint() {
 }
 
 void Server::RunEverySecFlush() {
-  if (!unflushed_writes_) return;
+  if (!unflushed_writes_ || WritesRefused()) return;
   Status s = frontier_.FlushLog();
   ++stats_.log_flushes;
   stats_.last_flush_ok = s.ok();
@@ -387,6 +481,78 @@ void Server::RunEverySecFlush() {
   } else {
     Log(LogLevel::kWarning, "Log flush failed: %s", s.ToString().c_str());
   }
+}
+
+void Server::WatchWriteFailure() {
+  if (writes_refused_since_ms_ != 0 || stopping_) return;
+  Status s = frontier_.WriteStatus();
+  if (s.ok()) return;
+  writes_refused_since_ms_ = NowMs();
+  Log(LogLevel::kWarning,
+      "Errors writing to the data directory (%s): refusing write commands "
+      "with -MISCONF, retrying every %lld ms",
+      s.message().c_str(), static_cast<long long>(kWriteRetryMs));
+  write_retry_timer_->Start(kWriteRetryMs);
+}
+
+void Server::RunWriteRetry() {
+  Status s = frontier_.RetryWrites();
+  if (!s.ok()) {
+    Log(LogLevel::kVerbose, "The data directory still refuses writes: %s",
+        s.message().c_str());
+    return;
+  }
+  write_retry_timer_->Stop();
+  unflushed_writes_ = false;  // RetryWrites flushed the log
+  stats_.last_flush_ok = true;
+  Log(LogLevel::kWarning,
+      "The data directory takes writes again after %lld ms: accepting write "
+      "commands",
+      static_cast<long long>(NowMs() - writes_refused_since_ms_));
+  writes_refused_since_ms_ = 0;
+}
+
+void Server::RunClientsCron() {
+  const int64_t now = NowMs();
+  const int64_t idle_ms = config_.timeout_s * 1000;
+  for (auto& [id, conn] : connections_) {
+    if (conn->state() == Connection::State::kClosed) continue;
+    if (EnforceOutputLimit(*conn, now)) continue;
+    // As Redis, a client blocked in BPOP is never idle: its own timeout
+    // applies. A closing client is already on its way out.
+    if (idle_ms > 0 && conn->state() == Connection::State::kOpen &&
+        now - conn->info().last_interaction_ms > idle_ms) {
+      Log(LogLevel::kVerbose, "Closing idle client id=%llu addr=%s", Ull(id),
+          conn->info().address.c_str());
+      Close(*conn);
+    }
+  }
+}
+
+bool Server::EnforceOutputLimit(Connection& conn, int64_t now_ms) {
+  const OutputBufferLimit& limit = config_.client_output_buffer_limit;
+  if (limit.hard_bytes == 0 && limit.soft_bytes == 0) return false;
+  const size_t bytes = conn.output_bytes();
+  const bool hard = limit.hard_bytes > 0 && bytes >= limit.hard_bytes;
+  bool soft = limit.soft_bytes > 0 && bytes >= limit.soft_bytes;
+  if (!soft) {
+    conn.set_soft_limit_since_ms(0);
+  } else if (conn.soft_limit_since_ms() == 0) {
+    conn.set_soft_limit_since_ms(now_ms);  // first seen: the clock starts
+    soft = false;
+  } else {
+    soft = now_ms - conn.soft_limit_since_ms() > limit.soft_seconds * 1000;
+  }
+  if (!hard && !soft) return false;
+  ++stats_.client_output_buffer_limit_disconnections;
+  Log(LogLevel::kWarning,
+      "Client id=%llu addr=%s closed for overcoming of output buffer limits "
+      "(%zu bytes unsent; client-output-buffer-limit %s)",
+      Ull(conn.id()), conn.info().address.c_str(), bytes,
+      hard ? "hard" : "soft");
+  conn.DropPending();
+  Close(conn);
+  return true;
 }
 
 void Server::ResumeUnblocked() {
@@ -417,6 +583,8 @@ void Server::DrainOutputs() {
   checkpoint_timer_->Stop();
   fsync_timer_->Stop();
   resume_timer_->Stop();
+  clients_timer_->Stop();
+  write_retry_timer_->Stop();
   // Give replies already released a moment to reach slow clients. A short
   // periodic timer makes each EVLOOP_ONCE return even if nothing happens.
   Timer guard(base_.get(), Timer::Kind::kPeriodic, [] {});

@@ -22,26 +22,35 @@
 #include "server/blocked_clients.h"
 #include "server/config.h"
 #include "server/connection.h"
+#include "server/connection_type.h"
 #include "server/libevent_ptr.h"
 #include "server/server_stats.h"
+#include "server/slowlog.h"
 #include "server/timer.h"
 #include "storage/frontier.h"
 
 namespace frontier {
 
-class Server : private ConnectionEvents {
+class Server : private ConnectionEvents, private ServerControl {
  public:
-  // `config`, `frontier` and `stats` must outlive the Server.
-  Server(const Config& config, Frontier& frontier, ServerStats& stats);
+  // `config`, `frontier` and `stats` must outlive the Server. CONFIG SET
+  // changes `config` in place (ApplyConfig).
+  Server(Config& config, Frontier& frontier, ServerStats& stats);
   ~Server() override;
   Server(const Server&) = delete;
   Server& operator=(const Server&) = delete;
 
-  // Binds every `bind` address on `port`. IOError (naming the address) if
-  // one cannot be bound, InvalidArgument for an address that is not one.
+  // Binds every `bind` address on `port` for plain TCP (unless it is 0)
+  // and on `tls-port` for TLS (unless it is 0), building the TLS context
+  // first. IOError (naming the address) if one cannot be bound;
+  // InvalidArgument for an address that is not one, when both ports are 0
+  // or equal, or when the TLS set-up fails (the message names the
+  // directive and file, see TlsContext::Create).
   Status Listen();
-  // The port actually listened on (useful with port 0).
+  // The plain TCP port listened on; 0 if none.
   int port() const { return port_; }
+  // The TLS port listened on; 0 if none.
+  int tls_port() const { return tls_port_; }
 
   // Runs the loop until SHUTDOWN, SIGTERM or SIGINT; then stops accepting,
   // makes the last pass durable, sends what replies it can within a short
@@ -50,7 +59,14 @@ class Server : private ConnectionEvents {
   bool Run();
 
  private:
-  // libevent callbacks; `arg` is the Server.
+  // What a listener's accept callback gets as its `arg`.
+  struct Endpoint {
+    Server* server;
+    const ConnectionType* type;
+  };
+
+  // libevent callbacks; OnAccept's `arg` is an Endpoint, OnSignal's the
+  // Server.
   static void OnAccept(evconnlistener* listener, evutil_socket_t fd,
                        sockaddr* addr, int len, void* arg);
   static void OnSignal(evutil_socket_t sig, short what, void* arg);
@@ -60,7 +76,13 @@ class Server : private ConnectionEvents {
   void OnDrained(Connection& conn) override;
   void OnDisconnected(Connection& conn, short what) override;
 
-  void Accept(evutil_socket_t fd, sockaddr* addr);
+  void Accept(evutil_socket_t fd, sockaddr* addr, const ConnectionType& type);
+  // A new client's security state: authenticated at once when the server
+  // needs no AUTH; refused (-DENIED, then closed) by protected mode.
+  void Admit(Connection& conn, evutil_socket_t fd, const sockaddr* addr);
+  // Listens on `port` with `type` and appends the listeners to listeners_;
+  // returns the port bound.
+  StatusOr<int> ListenWith(int port, const ConnectionType& type);
   // Executes every complete command in `conn`'s input, until it blocks,
   // closes, or the server stops.
   void ProcessInput(Connection& conn);
@@ -83,6 +105,29 @@ class Server : private ConnectionEvents {
   void RunCheckpoint();
   void RunEverySecFlush();
   void ResumeUnblocked();
+  // Once a second: `timeout` and client-output-buffer-limit.
+  void RunClientsCron();
+
+  // A full disk (docs/operations.md): while Frontier::WriteStatus() is not
+  // OK, write commands get -MISCONF (command_table.cc), ticks, BPOP
+  // service, checkpoints and everysec flushes pause, and replies that
+  // acknowledge no write go out without a flush. The retry timer calls
+  // Frontier::RetryWrites() until the directory takes writes again.
+  bool WritesRefused() const { return !frontier_.WriteStatus().ok(); }
+  // Starts the retry timer (and logs) the first time a pass ends refused.
+  void WatchWriteFailure();
+  void RunWriteRetry();
+
+  // Closes `conn` (and returns true) if its unsent replies are over the
+  // hard output limit, or have stayed over the soft one too long.
+  bool EnforceOutputLimit(Connection& conn, int64_t now_ms);
+
+  // ServerControl, for CLIENT LIST/KILL, CONFIG SET/RESETSTAT, SLOWLOG.
+  std::vector<ClientSnapshot> Clients() const override;
+  bool KillClient(uint64_t id) override;
+  Status ApplyConfig(const Config& updated) override;
+  void ResetStats() override;
+  SlowLog& slowlog() override { return slowlog_; }
 
   void BeginShutdown(bool nosave, const char* why);
   void DrainOutputs();
@@ -93,14 +138,20 @@ class Server : private ConnectionEvents {
   Connection* Find(uint64_t id);
   void UpdateClientCounts();
 
-  const Config& config_;
+  Config& config_;
   Frontier& frontier_;
   ServerStats& stats_;
+  SlowLog slowlog_;
 
   EventBasePtr base_;
+  // Declared before the listeners and connections that refer to them.
+  std::unique_ptr<ConnectionType> tcp_type_;
+  std::unique_ptr<ConnectionType> tls_type_;  // only with a tls-port
+  std::vector<std::unique_ptr<Endpoint>> endpoints_;
   std::vector<ListenerPtr> listeners_;
   std::vector<EventPtr> signals_;
   int port_ = 0;
+  int tls_port_ = 0;
 
   std::unordered_map<uint64_t, std::unique_ptr<Connection>> connections_;
   uint64_t next_client_id_ = 0;
@@ -122,6 +173,12 @@ class Server : private ConnectionEvents {
   std::unique_ptr<Timer> checkpoint_timer_;  // every checkpoint-interval
   std::unique_ptr<Timer> fsync_timer_;       // everysec: FlushLog()
   std::unique_ptr<Timer> resume_timer_;      // next pass: ResumeUnblocked()
+  std::unique_ptr<Timer> clients_timer_;     // every second: idle, output
+  std::unique_ptr<Timer> write_retry_timer_;  // while writes are refused
+  // Frontier::commit_seq() at the end of the last pass: a pass whose end
+  // sees another value committed something itself.
+  uint64_t commit_seq_after_pass_ = 0;
+  int64_t writes_refused_since_ms_ = 0;  // 0 = writes are accepted
 };
 
 }  // namespace frontier

@@ -20,6 +20,10 @@ struct ServerStats {
   uint64_t total_commands_processed = 0;
   uint64_t rejected_connections = 0;
   uint64_t protocol_errors = 0;
+  // Clients closed by client-query-buffer-limit / client-output-buffer-limit
+  // (Redis 7.2's names).
+  uint64_t client_query_buffer_limit_disconnections = 0;
+  uint64_t client_output_buffer_limit_disconnections = 0;
   uint64_t bpop_timeouts = 0;
   uint64_t passes = 0;  // event-loop passes (group commits possible)
 

@@ -2,8 +2,10 @@
 //   frontier_commands.cc      ADD MADD POP BPOP CONFIRM FAIL RECRAWL SEEN
 //                             URLINFO DELAY STATS
 //   server_commands.cc        PING ECHO QUIT SELECT DBSIZE TIME SHUTDOWN
-//   client_commands.cc        CLIENT HELLO
+//                             BACKUP
+//   client_commands.cc        AUTH CLIENT HELLO
 //   introspection_commands.cc COMMAND INFO
+//   admin_commands.cc         CONFIG SLOWLOG
 // They are bound to names, arities and flags only in command_table.cc,
 // which has already checked the arity when a handler runs.
 #pragma once
@@ -36,12 +38,17 @@ void Select(CommandContext& ctx);
 void DbSize(CommandContext& ctx);
 void Time(CommandContext& ctx);
 void Shutdown(CommandContext& ctx);
+void Backup(CommandContext& ctx);
 
+void Auth(CommandContext& ctx);
 void Client(CommandContext& ctx);
 void Hello(CommandContext& ctx);
 
 void Command(CommandContext& ctx);
 void Info(CommandContext& ctx);
+
+void ConfigCommand(CommandContext& ctx);
+void SlowLogCommand(CommandContext& ctx);
 
 // STATS's fields in their reply order; INFO's "# Frontier" uses the same.
 using StatsFields = std::array<std::pair<std::string_view, uint64_t>, 16>;

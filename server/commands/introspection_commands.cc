@@ -122,6 +122,10 @@ void PersistenceSection(const CommandContext& ctx, std::string& out) {
   Line(out, "checkpoint_interval",
        FormatSeconds(ctx.config.checkpoint_interval_ms));
   Line(out, "recovery_time_ms", static_cast<uint64_t>(s.recovery_ms));
+  // A full disk: write commands get -MISCONF until the retry succeeds.
+  const Status writes = ctx.frontier.WriteStatus();
+  Line(out, "writes_refused", writes.ok() ? "0" : "1");
+  Line(out, "last_write_error", writes.ok() ? "" : writes.message());
 }
 
 void StatsSection(const CommandContext& ctx, std::string& out) {
@@ -131,6 +135,10 @@ void StatsSection(const CommandContext& ctx, std::string& out) {
   Line(out, "total_commands_processed", s.total_commands_processed);
   Line(out, "rejected_connections", s.rejected_connections);
   Line(out, "protocol_errors", s.protocol_errors);
+  Line(out, "client_query_buffer_limit_disconnections",
+       s.client_query_buffer_limit_disconnections);
+  Line(out, "client_output_buffer_limit_disconnections",
+       s.client_output_buffer_limit_disconnections);
   Line(out, "bpop_timeouts", s.bpop_timeouts);
   Line(out, "event_loop_passes", s.passes);
 }

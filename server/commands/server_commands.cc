@@ -1,11 +1,12 @@
 // Housekeeping that clients send on connect or operators type:
-// PING ECHO QUIT SELECT DBSIZE TIME SHUTDOWN.
+// PING ECHO QUIT SELECT DBSIZE TIME SHUTDOWN BACKUP.
 #include <chrono>
 #include <string>
 
 #include "server/args.h"
 #include "server/commands/commands.h"
 #include "server/errors.h"
+#include "server/log.h"
 #include "server/reply.h"
 
 namespace frontier::commands {
@@ -83,6 +84,29 @@ void Shutdown(CommandContext& ctx) {
     return;
   }
   ctx.effects.shutdown_nosave = nosave;
+}
+
+// BACKUP path: a consistent copy of the data directory in `path`, an
+// absolute path that does not exist yet or is an empty directory (see
+// Frontier::Backup). +OK once the copy is complete and on disk; a bad path
+// is "-ERR backup target ...", a failed copy "-ERR storage error: ...".
+// Runs on the event loop: other clients wait while it copies
+// (docs/operations.md).
+void Backup(CommandContext& ctx) {
+  const std::string& target = ctx.argv[1];
+  const auto started = std::chrono::steady_clock::now();
+  Status s = ctx.frontier.Backup(target);
+  const long long ms = std::chrono::duration_cast<std::chrono::milliseconds>(
+                           std::chrono::steady_clock::now() - started)
+                           .count();
+  if (!s.ok()) {
+    Log(LogLevel::kWarning, "BACKUP to %s failed after %lld ms: %s",
+        target.c_str(), ms, s.ToString().c_str());
+    ReplyStatus(ctx.reply, s);
+    return;
+  }
+  Log(LogLevel::kNotice, "BACKUP to %s done in %lld ms", target.c_str(), ms);
+  ctx.reply.Ok();
 }
 
 }  // namespace frontier::commands

@@ -21,9 +21,11 @@ TEST_F(AddTest, NewThenKnown) {
   EXPECT_EQ(before["attempts"], "0");
 
   EXPECT_EQ(Cmd({"ADD", "http://example.com/page"}), Int(0));
-  EXPECT_EQ(Cmd({"ADD", "http://example.com/page", "http://other.org/"}), Int(0));
+  EXPECT_EQ(Cmd({"ADD", "http://example.com/page", "http://other.org/"}),
+            Int(0));
   auto after = UrlInfo("http://example.com/page");
-  EXPECT_EQ(std::stoll(after["backlinks"]), std::stoll(before["backlinks"]) + 2);
+  EXPECT_EQ(std::stoll(after["backlinks"]),
+            std::stoll(before["backlinks"]) + 2);
   // Known URLs are not queued twice.
   EXPECT_EQ(Cmd({"POP"}), Bulk("http://example.com/page"));
   EXPECT_EQ(Cmd({"POP"}), Nil());
@@ -66,24 +68,28 @@ TEST_F(AddTest, NormalisationRules) {
   ASSERT_TRUE(r.IsArray()) << r;
   for (const Reply& e : r.elements) popped.push_back(e.str);
   std::sort(popped.begin(), popped.end());
-  EXPECT_EQ(popped, (std::vector<std::string>{
-                        "http://a.com/", "http://a.com/?q=1", "http://a.com/p%2Fq",
-                        "http://a.com/~user", "http://a.com:8080/", "https://a.com/",
-                        "https://a.com/x"}));
+  EXPECT_EQ(popped,
+            (std::vector<std::string>{
+                "http://a.com/", "http://a.com/?q=1", "http://a.com/p%2Fq",
+                "http://a.com/~user", "http://a.com:8080/", "https://a.com/",
+                "https://a.com/x"}));
 }
 
 TEST_F(AddTest, InvalidUrlsAreErrors) {
   EXPECT_TRUE(IsErrorStartingWith(Cmd({"ADD", "ftp://example.com/file"}),
                                   "ERR invalid URL: "));
-  EXPECT_TRUE(IsErrorStartingWith(Cmd({"ADD", "http:///path-only"}), "ERR invalid URL: "));
-  EXPECT_TRUE(IsErrorStartingWith(Cmd({"ADD", "not a url"}), "ERR invalid URL: "));
+  EXPECT_TRUE(IsErrorStartingWith(Cmd({"ADD", "http:///path-only"}),
+                                  "ERR invalid URL: "));
+  EXPECT_TRUE(
+      IsErrorStartingWith(Cmd({"ADD", "not a url"}), "ERR invalid URL: "));
   EXPECT_TRUE(IsErrorStartingWith(Cmd({"ADD", ""}), "ERR invalid URL: "));
   EXPECT_TRUE(IsErrorStartingWith(Cmd({"ADD", "mailto:someone@example.com"}),
                                   "ERR invalid URL: "));
   std::string long_url = "http://example.com/" + std::string(9000, 'a');
   EXPECT_TRUE(IsErrorStartingWith(Cmd({"ADD", long_url}), "ERR invalid URL: "));
   EXPECT_EQ(Stats()["urls"], 0);
-  EXPECT_TRUE(IsErrorStartingWith(Cmd({"SEEN", "ftp://example.com/"}), "ERR invalid URL: "));
+  EXPECT_TRUE(IsErrorStartingWith(Cmd({"SEEN", "ftp://example.com/"}),
+                                  "ERR invalid URL: "));
 }
 
 class AddShortUrlTest : public FrontierdTest {
@@ -97,8 +103,40 @@ class AddShortUrlTest : public FrontierdTest {
 
 TEST_F(AddShortUrlTest, MaxUrlLengthIsConfigurable) {
   EXPECT_EQ(Cmd({"ADD", "http://example.com/" + std::string(15, 'a')}), Int(1));
-  EXPECT_TRUE(IsErrorStartingWith(Cmd({"ADD", "http://example.com/" + std::string(30, 'a')}),
-                                  "ERR invalid URL: "));
+  EXPECT_TRUE(IsErrorStartingWith(
+      Cmd({"ADD", "http://example.com/" + std::string(30, 'a')}),
+      "ERR invalid URL: "));
+}
+
+TEST_F(AddTest, MaxUrlLengthBoundary) {
+  const std::string prefix = "http://example.com/";
+  std::string at_limit = prefix + std::string(8192 - prefix.size(), 'a');
+  std::string over = prefix + std::string(8193 - prefix.size(), 'a');
+  EXPECT_EQ(Cmd({"ADD", at_limit}), Int(1));
+  EXPECT_EQ(Cmd({"POP"}), Bulk(at_limit));
+  EXPECT_TRUE(IsErrorStartingWith(Cmd({"ADD", over}), "ERR invalid URL: "));
+}
+
+TEST_F(AddTest, OneMaddWithManyLinks) {
+  // One page with 5000 links on 1000 sites: one transaction.
+  std::vector<std::string> cmd = {"MADD", ""};
+  for (int i = 0; i < 5000; ++i) {
+    cmd.push_back("http://site" + std::to_string(i % 1000) + ".net/" +
+                  std::to_string(i));
+  }
+  Reply r = Cmd(cmd);
+  ASSERT_TRUE(r.IsArray()) << r.DebugString().substr(0, 300);
+  ASSERT_EQ(r.elements.size(), 5000u);
+  int added = 0;
+  for (const Reply& e : r.elements) added += e == Int(1) ? 1 : 0;
+  EXPECT_EQ(added, 5000);
+  EXPECT_EQ(Stats()["urls"], 5000);
+  EXPECT_EQ(Stats()["sites"], 1000);
+  // And one POP that leases them all.
+  Reply all = Cmd({"POP", "COUNT", "6000"});
+  ASSERT_TRUE(all.IsArray()) << all.DebugString().substr(0, 300);
+  EXPECT_EQ(all.elements.size(), 5000u);
+  EXPECT_EQ(Stats()["leased"], 5000);
 }
 
 TEST_F(AddTest, PriorityOption) {
@@ -112,12 +150,14 @@ TEST_F(AddTest, PriorityOption) {
   EXPECT_EQ(Cmd({"ADD", "http://a.com/lower", "", "priority", "7"}), Int(1));
   EXPECT_EQ(UrlInfo("http://a.com/lower")["priority"], "7");
 
-  const Reply kRange = Error("ERR PRIORITY must be an integer between 0 and 9999");
+  const Reply kRange =
+      Error("ERR PRIORITY must be an integer between 0 and 9999");
   EXPECT_EQ(Cmd({"ADD", "http://a.com/x", "", "PRIORITY", "10000"}), kRange);
   EXPECT_EQ(Cmd({"ADD", "http://a.com/x", "", "PRIORITY", "-1"}), kRange);
   EXPECT_EQ(Cmd({"ADD", "http://a.com/x", "", "PRIORITY", "abc"}), kRange);
   EXPECT_EQ(Cmd({"ADD", "http://a.com/x", "", "PRIORITY", "1.5"}), kRange);
-  EXPECT_EQ(Cmd({"SEEN", "http://a.com/x"}), Int(0));  // refused commands store nothing
+  EXPECT_EQ(Cmd({"SEEN", "http://a.com/x"}),
+            Int(0));  // refused commands store nothing
 }
 
 TEST_F(AddTest, OptionsWithoutRef) {
@@ -130,8 +170,10 @@ TEST_F(AddTest, OptionsWithoutRef) {
 }
 
 TEST_F(AddTest, SyntaxErrors) {
-  EXPECT_EQ(Cmd({"ADD", "http://a.com/", "", "BOGUS", "1"}), Error("ERR syntax error"));
-  EXPECT_EQ(Cmd({"ADD", "http://a.com/", "", "PRIORITY"}), Error("ERR syntax error"));
+  EXPECT_EQ(Cmd({"ADD", "http://a.com/", "", "BOGUS", "1"}),
+            Error("ERR syntax error"));
+  EXPECT_EQ(Cmd({"ADD", "http://a.com/", "", "PRIORITY"}),
+            Error("ERR syntax error"));
   EXPECT_EQ(Cmd({"ADD", "http://a.com/", "", "PRIORITY", "1", "extra"}),
             Error("ERR syntax error"));
   EXPECT_EQ(Cmd({"SEEN", "http://a.com/"}), Int(0));
@@ -144,8 +186,11 @@ TEST_F(AddTest, RecrawlOption) {
   EXPECT_EQ(info["due"], "0");        // queued: nothing is due
   EXPECT_EQ(Cmd({"ADD", "http://a.com/none"}), Int(1));
   EXPECT_EQ(UrlInfo("http://a.com/none")["recrawl"], "0");
-  EXPECT_TRUE(Cmd({"ADD", "http://a.com/bad", "", "RECRAWL", "soon"}).IsError());
-  EXPECT_EQ(Cmd({"ADD", "http://a.com/both", "", "PRIORITY", "1", "RECRAWL", "30"}), Int(1));
+  EXPECT_TRUE(
+      Cmd({"ADD", "http://a.com/bad", "", "RECRAWL", "soon"}).IsError());
+  EXPECT_EQ(
+      Cmd({"ADD", "http://a.com/both", "", "PRIORITY", "1", "RECRAWL", "30"}),
+      Int(1));
   EXPECT_EQ(UrlInfo("http://a.com/both")["priority"], "1");
 }
 
@@ -172,10 +217,13 @@ TEST_F(AddTest, DepthFollowsTheReferrerWithinADomain) {
 TEST_F(AddTest, DepthUsesThePublicSuffixList) {
   ASSERT_EQ(Cmd({"ADD", "http://foo.example.co.uk/"}), Int(1));
   // Same registrable domain example.co.uk.
-  ASSERT_EQ(Cmd({"ADD", "http://bar.example.co.uk/", "http://foo.example.co.uk/"}), Int(1));
+  ASSERT_EQ(
+      Cmd({"ADD", "http://bar.example.co.uk/", "http://foo.example.co.uk/"}),
+      Int(1));
   EXPECT_EQ(UrlInfo("http://bar.example.co.uk/")["depth"], "2");
   // other.co.uk shares only the public suffix co.uk.
-  ASSERT_EQ(Cmd({"ADD", "http://other.co.uk/", "http://foo.example.co.uk/"}), Int(1));
+  ASSERT_EQ(Cmd({"ADD", "http://other.co.uk/", "http://foo.example.co.uk/"}),
+            Int(1));
   EXPECT_EQ(UrlInfo("http://other.co.uk/")["depth"], "1");
 }
 
@@ -280,7 +328,8 @@ class AddSiteMaxUrlsDomainTest : public FrontierdTest {
  protected:
   std::vector<std::string> ServerArgs() const override {
     auto args = DefaultTestArgs();
-    args.insert(args.end(), {"--site-max-urls", "2", "--politeness-scope", "domain"});
+    args.insert(args.end(),
+                {"--site-max-urls", "2", "--politeness-scope", "domain"});
     return args;
   }
 };
@@ -295,7 +344,8 @@ TEST_F(AddSiteMaxUrlsDomainTest, SiteIsTheRegistrableDomain) {
 TEST_F(AddTest, MaddAddsThePageLinks) {
   ASSERT_EQ(Cmd({"ADD", "http://a.com/"}), Int(1));
   Reply r = Cmd({"MADD", "http://a.com/", "http://a.com/1", "http://a.com/2",
-                 "ftp://a.com/file", "http://a.com/1", "http://a.com/", "http://b.com/"});
+                 "ftp://a.com/file", "http://a.com/1", "http://a.com/",
+                 "http://b.com/"});
   ASSERT_TRUE(r.IsArray()) << r;
   ASSERT_EQ(r.elements.size(), 6u) << r;
   EXPECT_EQ(r.elements[0], Int(1));
@@ -325,7 +375,8 @@ TEST_F(AddTest, MaddWithEmptyRef) {
 TEST_F(AddMaxDepthTest, MaddRefusesTooDeepLinks) {
   ASSERT_EQ(Cmd({"ADD", "http://a.com/1"}), Int(1));
   ASSERT_EQ(Cmd({"ADD", "http://a.com/2", "http://a.com/1"}), Int(1));
-  Reply r = Cmd({"MADD", "http://a.com/2", "http://a.com/3", "http://c.com/", "http://a.com/1"});
+  Reply r = Cmd({"MADD", "http://a.com/2", "http://a.com/3", "http://c.com/",
+                 "http://a.com/1"});
   EXPECT_EQ(r, Array({Int(-1), Int(1), Int(0)}));
   EXPECT_EQ(Cmd({"SEEN", "http://a.com/3"}), Int(0));
 }
@@ -333,7 +384,9 @@ TEST_F(AddMaxDepthTest, MaddRefusesTooDeepLinks) {
 TEST_F(AddTest, CountersCountUrls) {
   ASSERT_EQ(Cmd({"ADD", "http://a.com/1"}), Int(1));
   ASSERT_EQ(Cmd({"ADD", "http://a.com/1"}), Int(0));
-  ASSERT_TRUE(Cmd({"MADD", "", "http://a.com/2", "http://b.com/", "http://a.com/1"}).IsArray());
+  ASSERT_TRUE(
+      Cmd({"MADD", "", "http://a.com/2", "http://b.com/", "http://a.com/1"})
+          .IsArray());
   auto s = Stats();
   EXPECT_EQ(s["urls"], 3);
   EXPECT_EQ(s["queued"], 3);

@@ -25,7 +25,8 @@ constexpr int kUrlsPerSite = 25;  // 1000 URLs in all
 constexpr int kWorkers = 4;
 
 std::string SiteUrl(int site, int page) {
-  return "http://w" + std::to_string(site) + ".example.org/p" + std::to_string(page);
+  return "http://w" + std::to_string(site) + ".example.org/p" +
+         std::to_string(page);
 }
 std::string SiteOfUrl(const std::string& url) {
   return url.substr(0, url.find('/', 7));
@@ -121,7 +122,8 @@ TEST_F(ConcurrencyTest, EveryUrlGoesToExactlyOneWorker) {
 class ConcurrencyPolitenessTest : public FrontierdTest {
  protected:
   std::vector<std::string> ServerArgs() const override {
-    return {"--politeness-delay", "0", "--site-max-leases", "1", "--timer-ms", "10"};
+    return {"--politeness-delay", "0", "--site-max-leases", "1",
+            "--timer-ms",         "10"};
   }
 };
 
@@ -136,8 +138,9 @@ TEST_F(ConcurrencyPolitenessTest, OneLeasePerSiteAcrossWorkers) {
   for (const Lease& l : leases) by_site[SiteOfUrl(l.url)].push_back(&l);
   int overlaps = 0;
   for (auto& [site, list] : by_site) {
-    std::sort(list.begin(), list.end(),
-              [](const Lease* a, const Lease* b) { return a->popped < b->popped; });
+    std::sort(list.begin(), list.end(), [](const Lease* a, const Lease* b) {
+      return a->popped < b->popped;
+    });
     for (size_t i = 1; i < list.size(); ++i) {
       if (list[i]->popped < list[i - 1]->confirmed) {
         ++overlaps;

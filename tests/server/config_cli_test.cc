@@ -23,8 +23,8 @@ ProcessResult RunExpectingFailure(const std::vector<std::string>& args,
   TempDir dir;
   std::vector<std::string> argv = {FrontierdBinary()};
   if (!config_file.empty()) argv.push_back(config_file);
-  argv.insert(argv.end(), {"--port", std::to_string(PickFreePort()), "--bind", "127.0.0.1",
-                           "--dir", dir.path() + "/data"});
+  argv.insert(argv.end(), {"--port", std::to_string(PickFreePort()), "--bind",
+                           "127.0.0.1", "--dir", dir.path() + "/data"});
   argv.insert(argv.end(), args.begin(), args.end());
   return RunProcess(argv, "", seconds(10));
 }
@@ -39,20 +39,30 @@ TEST(ConfigCliTest, UnknownDirectiveStopsTheServer) {
   ASSERT_FALSE(r.timed_out) << "frontierd started with an unknown directive";
   EXPECT_NE(r.exit_code, 0);
   EXPECT_NE(r.err.find("no-such-directive"), std::string::npos)
-      << "stderr does not name the directive:\n" << r.err;
+      << "stderr does not name the directive:\n"
+      << r.err;
 }
 
 TEST(ConfigCliTest, BadValuesStopTheServer) {
   const std::vector<std::pair<std::string, std::string>> bad = {
-      {"port", "abc"},           {"port", "70000"},
-      {"lease-timeout", "soon"}, {"max-depth", "-1"},
-      {"depth-scope", "planet"}, {"site-max-urls", "many"},
-      {"politeness-delay", "x"}, {"site-max-leases", "-2"},
-      {"politeness-scope", "country"}, {"default-priority", "10000"},
-      {"order", "random"},       {"max-attempts", "three"},
-      {"timer-ms", "fast"},      {"checkpoint-interval", "often"},
-      {"fsync", "sometimes"},    {"cache-size", "lots"},
-      {"max-url-length", "long"}, {"maxclients", "-5"},
+      {"port", "abc"},
+      {"port", "70000"},
+      {"lease-timeout", "soon"},
+      {"max-depth", "-1"},
+      {"depth-scope", "planet"},
+      {"site-max-urls", "many"},
+      {"politeness-delay", "x"},
+      {"site-max-leases", "-2"},
+      {"politeness-scope", "country"},
+      {"default-priority", "10000"},
+      {"order", "random"},
+      {"max-attempts", "three"},
+      {"timer-ms", "fast"},
+      {"checkpoint-interval", "often"},
+      {"fsync", "sometimes"},
+      {"cache-size", "lots"},
+      {"max-url-length", "long"},
+      {"maxclients", "-5"},
       {"loglevel", "shouty"},
   };
   for (const auto& [name, value] : bad) {
@@ -60,7 +70,9 @@ TEST(ConfigCliTest, BadValuesStopTheServer) {
     ProcessResult r = RunExpectingFailure({"--" + name, value});
     ASSERT_FALSE(r.timed_out) << "frontierd started with a bad value";
     EXPECT_NE(r.exit_code, 0);
-    EXPECT_NE(r.err.find(name), std::string::npos) << "stderr does not name it:\n" << r.err;
+    EXPECT_NE(r.err.find(name), std::string::npos)
+        << "stderr does not name it:\n"
+        << r.err;
   }
 }
 
@@ -85,7 +97,8 @@ TEST(ConfigCliTest, MissingConfigFileStopsTheServer) {
   ProcessResult r = RunExpectingFailure({}, "/nonexistent/frontierd.conf");
   ASSERT_FALSE(r.timed_out);
   EXPECT_NE(r.exit_code, 0);
-  EXPECT_NE(r.err.find("/nonexistent/frontierd.conf"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("/nonexistent/frontierd.conf"), std::string::npos)
+      << r.err;
 }
 
 class ConfigFileTest : public FrontierdTest {
@@ -116,12 +129,53 @@ TEST_F(ConfigFileTest, FileIsReadAndTheCommandLineOverridesIt) {
   }
   EXPECT_EQ(server_->Cmd({"ADD", "http://a.com/4", ref}), Int(-1));
   // default-priority comes from the file.
-  EXPECT_EQ(FieldMap(server_->Cmd({"URLINFO", "http://a.com/1"}))["priority"], "42");
+  EXPECT_EQ(FieldMap(server_->Cmd({"URLINFO", "http://a.com/1"}))["priority"],
+            "42");
   // order priority from the file: a lower priority number wins over depth.
-  ASSERT_EQ(server_->Cmd({"ADD", "http://a.com/urgent", "http://a.com/2", "PRIORITY", "1"}),
+  ASSERT_EQ(server_->Cmd({"ADD", "http://a.com/urgent", "http://a.com/2",
+                          "PRIORITY", "1"}),
             Int(1));
-  EXPECT_EQ(FieldMap(server_->Cmd({"URLINFO", "http://a.com/urgent"}))["depth"], "3");
+  EXPECT_EQ(FieldMap(server_->Cmd({"URLINFO", "http://a.com/urgent"}))["depth"],
+            "3");
   EXPECT_EQ(server_->Cmd({"POP"}), Bulk("http://a.com/urgent"));
+}
+
+TEST_F(ConfigFileTest, EveryDirectiveIsAccepted) {
+  // clang-format off
+  server_ = std::make_unique<FrontierdProcess>(std::vector<std::string>{
+      "--lease-timeout", "0.5",         "--max-depth", "5",
+      "--depth-scope", "host",          "--site-max-urls", "100",
+      "--politeness-delay", "0.25",     "--site-max-leases", "2",
+      "--politeness-scope", "domain",   "--default-priority", "10",
+      "--order", "priority",            "--max-attempts", "2",
+      "--timer-ms", "50",               "--checkpoint-interval", "5",
+      "--fsync", "everysec",            "--cache-size", "16mb",
+      "--max-url-length", "1000",       "--maxclients", "100",
+      "--loglevel", "debug"});
+  // clang-format on
+  ASSERT_TRUE(server_->Start());
+  EXPECT_EQ(server_->Cmd({"ADD", "http://a.com/"}), Int(1));
+  EXPECT_EQ(FieldMap(server_->Cmd({"URLINFO", "http://a.com/"}))["priority"],
+            "10");
+  EXPECT_EQ(server_->Stop(), 0);
+}
+
+TEST_F(ConfigFileTest, TheShippedConfigFileWorks) {
+  // conf/frontierd.conf, found from this source file's place in the tree.
+  const std::filesystem::path conf = std::filesystem::path(__FILE__)
+                                         .parent_path()
+                                         .parent_path()
+                                         .parent_path() /
+                                     "conf" / "frontierd.conf";
+  if (!std::filesystem::exists(conf)) GTEST_SKIP() << conf << " not found";
+  // The port, dir and logfile of the fixture override the file's.
+  server_ = std::make_unique<FrontierdProcess>();
+  server_->set_config_file(conf.string());
+  ASSERT_TRUE(server_->Start());
+  EXPECT_EQ(server_->Cmd({"ADD", "http://a.com/"}), Int(1));
+  EXPECT_EQ(FieldMap(server_->Cmd({"URLINFO", "http://a.com/"}))["priority"],
+            "5000");
+  EXPECT_EQ(server_->Stop(), 0);
 }
 
 TEST_F(ConfigFileTest, DirIsCreatedIfMissing) {
@@ -147,9 +201,10 @@ TEST_F(ConfigFileTest, PortInUseStopsTheServer) {
   server_ = std::make_unique<FrontierdProcess>(DefaultTestArgs());
   ASSERT_TRUE(server_->Start());
   TempDir other;
-  ProcessResult r = RunProcess({FrontierdBinary(), "--port", std::to_string(server_->port()),
-                                "--bind", "127.0.0.1", "--dir", other.path() + "/data"},
-                               "", seconds(10));
+  ProcessResult r =
+      RunProcess({FrontierdBinary(), "--port", std::to_string(server_->port()),
+                  "--bind", "127.0.0.1", "--dir", other.path() + "/data"},
+                 "", seconds(10));
   ASSERT_FALSE(r.timed_out) << "a second server started on a port in use";
   EXPECT_NE(r.exit_code, 0);
   EXPECT_EQ(server_->Cmd({"PING"}), StatusReply("PONG"));
@@ -165,7 +220,9 @@ TEST_F(ConfigFileTest, MaxClients) {
     Stopwatch watch;
     while (true) {
       auto c = server_->Connect();
-      if (c->Cmd({"PING"}) == StatusReply("PONG") || watch.Elapsed() > seconds(5)) return c;
+      if (c->Cmd({"PING"}) == StatusReply("PONG") ||
+          watch.Elapsed() > seconds(5))
+        return c;
       std::this_thread::sleep_for(std::chrono::milliseconds(20));
     }
   };
@@ -175,7 +232,8 @@ TEST_F(ConfigFileTest, MaxClients) {
   ASSERT_EQ(b->Cmd({"PING"}), StatusReply("PONG"));
   auto c = server_->Connect();
   Reply r = c->Cmd({"PING"});
-  EXPECT_TRUE(r.IsIoError() || IsErrorStartingWith(r, "ERR max number of clients reached"))
+  EXPECT_TRUE(r.IsIoError() ||
+              IsErrorStartingWith(r, "ERR max number of clients reached"))
       << "a third client was served with maxclients 2: " << r;
   // Once one leaves, another may come in.
   a.reset();

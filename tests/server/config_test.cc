@@ -215,5 +215,79 @@ TEST(ConfigTest, DirectiveLookupIsCaseInsensitive) {
   EXPECT_EQ(FindDirective("nope"), nullptr);
 }
 
+TEST(ConfigTest, TlsAndLimitDefaultsAreRedis) {
+  Config c = DefaultConfig();
+  EXPECT_EQ(c.tls_port, 0);
+  EXPECT_EQ(c.tls_cert_file, "");
+  EXPECT_EQ(c.tls_key_file, "");
+  EXPECT_EQ(c.tls_ca_cert_file, "");
+  EXPECT_EQ(c.tls_auth_clients, TlsAuthClients::kYes);
+  EXPECT_EQ(c.tls_protocols, kTlsV12 | kTlsV13);
+  EXPECT_EQ(c.proto_max_bulk_len, 512ull << 20);
+  EXPECT_EQ(c.proto_max_multibulk_len, 1024u * 1024u);
+  EXPECT_EQ(c.client_query_buffer_limit, 1ull << 30);
+  EXPECT_EQ(c.client_output_buffer_limit.hard_bytes, 0u);
+  EXPECT_EQ(c.client_output_buffer_limit.soft_bytes, 0u);
+  EXPECT_EQ(c.client_output_buffer_limit.soft_seconds, 0);
+  EXPECT_EQ(c.timeout_s, 0);
+  EXPECT_EQ(c.tcp_keepalive_s, 300);
+}
+
+TEST(ConfigTest, ClientOutputBufferLimitTakesRedisSyntax) {
+  Config c = DefaultConfig();
+  ASSERT_TRUE(
+      SetDirective(&c, "client-output-buffer-limit", "normal 256mb 64mb 60")
+          .ok());
+  EXPECT_EQ(c.client_output_buffer_limit.hard_bytes, 256ull << 20);
+  EXPECT_EQ(c.client_output_buffer_limit.soft_bytes, 64ull << 20);
+  EXPECT_EQ(c.client_output_buffer_limit.soft_seconds, 60);
+  EXPECT_EQ(FindDirective("client-output-buffer-limit")->get(c),
+            "normal 256mb 64mb 60");
+  ASSERT_TRUE(
+      SetDirective(&c, "client-output-buffer-limit", "NORMAL 1000 0 0").ok());
+  EXPECT_EQ(c.client_output_buffer_limit.hard_bytes, 1000u);
+  // Only the normal class; four words; non-negative numbers.
+  for (const char* bad :
+       {"replica 256mb 64mb 60", "pubsub 32mb 8mb 60", "normal 1mb 1mb",
+        "normal 1mb 1mb 1 2", "normal -1 0 0", "normal 1mb 1mb -5",
+        "normal x 0 0", ""}) {
+    Status s = SetDirective(&c, "client-output-buffer-limit", bad);
+    EXPECT_FALSE(s.ok()) << bad;
+    EXPECT_NE(s.message().find("expected normal <hard> <soft> <soft-seconds>"),
+              std::string::npos)
+        << s.message();
+  }
+  EXPECT_EQ(c.client_output_buffer_limit.hard_bytes, 1000u);  // unchanged
+}
+
+TEST(ConfigTest, TlsDirectives) {
+  Config c = DefaultConfig();
+  ASSERT_TRUE(SetDirective(&c, "tls-protocols", "TLSv1.3").ok());
+  EXPECT_EQ(c.tls_protocols, kTlsV13);
+  ASSERT_TRUE(SetDirective(&c, "tls-protocols", "tlsv1.2 TLSv1.3").ok());
+  EXPECT_EQ(c.tls_protocols, kTlsV12 | kTlsV13);
+  ASSERT_TRUE(SetDirective(&c, "tls-protocols", "").ok());  // Redis: both
+  EXPECT_EQ(FindDirective("tls-protocols")->get(c), "TLSv1.2 TLSv1.3");
+  EXPECT_FALSE(SetDirective(&c, "tls-protocols", "TLSv1.1").ok());
+  EXPECT_FALSE(SetDirective(&c, "tls-protocols", "SSLv3 TLSv1.3").ok());
+  ASSERT_TRUE(SetDirective(&c, "tls-auth-clients", "optional").ok());
+  EXPECT_EQ(c.tls_auth_clients, TlsAuthClients::kOptional);
+  EXPECT_FALSE(SetDirective(&c, "tls-auth-clients", "maybe").ok());
+  EXPECT_FALSE(SetDirective(&c, "tls-port", "65536").ok());
+}
+
+TEST(ConfigTest, LimitRanges) {
+  Config c = DefaultConfig();
+  EXPECT_FALSE(SetDirective(&c, "proto-max-bulk-len", "1000").ok());
+  ASSERT_TRUE(SetDirective(&c, "proto-max-bulk-len", "1mb").ok());
+  EXPECT_FALSE(SetDirective(&c, "client-query-buffer-limit", "512kb").ok());
+  EXPECT_FALSE(SetDirective(&c, "proto-max-multibulk-len", "0").ok());
+  EXPECT_FALSE(SetDirective(&c, "timeout", "-1").ok());
+  EXPECT_FALSE(SetDirective(&c, "timeout", "1.5").ok());
+  EXPECT_FALSE(SetDirective(&c, "tcp-keepalive", "32768").ok());
+  ASSERT_TRUE(SetDirective(&c, "tcp-keepalive", "0").ok());
+  EXPECT_EQ(c.tcp_keepalive_s, 0);
+}
+
 }  // namespace
 }  // namespace frontier

@@ -36,7 +36,8 @@ TEST_F(ConfirmFailTest, ConfirmUnknownIsZero) {
   EXPECT_EQ(Cmd({"CONFIRM", "http://nowhere.com/"}), Int(0));
   EXPECT_EQ(Cmd({"SEEN", "http://nowhere.com/"}), Int(0));
   EXPECT_EQ(Stats()["confirmed"], 0);
-  EXPECT_TRUE(IsErrorStartingWith(Cmd({"CONFIRM", "ftp://a.com/"}), "ERR invalid URL: "));
+  EXPECT_TRUE(IsErrorStartingWith(Cmd({"CONFIRM", "ftp://a.com/"}),
+                                  "ERR invalid URL: "));
 }
 
 TEST_F(ConfirmFailTest, ConfirmAcceptsAnySpelling) {
@@ -75,7 +76,8 @@ TEST_F(ConfirmFailTest, FailOnlyCountsForLeasedUrls) {
   EXPECT_EQ(Cmd({"FAIL", "http://a.com/"}), Int(0));  // done
   EXPECT_EQ(UrlInfo("http://a.com/")["state"], "done");
   EXPECT_EQ(Stats()["failed"], 0);
-  EXPECT_TRUE(IsErrorStartingWith(Cmd({"FAIL", "gopher://a.com/"}), "ERR invalid URL: "));
+  EXPECT_TRUE(IsErrorStartingWith(Cmd({"FAIL", "gopher://a.com/"}),
+                                  "ERR invalid URL: "));
 }
 
 TEST_F(ConfirmFailTest, FailDelayHoldsTheUrlBack) {
@@ -89,7 +91,8 @@ TEST_F(ConfirmFailTest, FailDelayHoldsTheUrlBack) {
   EXPECT_NE(info["state"], "dead");
   EXPECT_EQ(info["attempts"], "1");
   ASSERT_TRUE(PopUntil("http://a.com/", std::chrono::seconds(5)));
-  EXPECT_GE(watch.Elapsed(), milliseconds(280)) << "FAIL DELAY was not honoured";
+  EXPECT_GE(watch.Elapsed(), milliseconds(280))
+      << "FAIL DELAY was not honoured";
 }
 
 TEST_F(ConfirmFailTest, FailBadArguments) {
@@ -97,8 +100,10 @@ TEST_F(ConfirmFailTest, FailBadArguments) {
   ASSERT_EQ(Cmd({"POP"}), Bulk("http://a.com/"));
   EXPECT_TRUE(Cmd({"FAIL", "http://a.com/", "DELAY", "soon"}).IsError());
   EXPECT_TRUE(Cmd({"FAIL", "http://a.com/", "DELAY", "-1"}).IsError());
-  EXPECT_EQ(Cmd({"FAIL", "http://a.com/", "BOGUS", "1"}), Error("ERR syntax error"));
-  EXPECT_EQ(Cmd({"FAIL"}), Error("ERR wrong number of arguments for 'fail' command"));
+  EXPECT_EQ(Cmd({"FAIL", "http://a.com/", "BOGUS", "1"}),
+            Error("ERR syntax error"));
+  EXPECT_EQ(Cmd({"FAIL"}),
+            Error("ERR wrong number of arguments for 'fail' command"));
   // None of them counted an attempt.
   EXPECT_EQ(UrlInfo("http://a.com/")["state"], "leased");
   EXPECT_EQ(UrlInfo("http://a.com/")["attempts"], "0");
@@ -141,7 +146,8 @@ TEST_F(MaxAttemptsTest, ExpiredLeasesCountTowardsDeath) {
   ASSERT_EQ(Cmd({"POP"}), Bulk("http://a.com/"));
   ASSERT_EQ(Cmd({"FAIL", "http://a.com/"}), Int(1));
   ASSERT_EQ(Cmd({"POP", "LEASE", "0.1"}), Bulk("http://a.com/"));
-  ASSERT_TRUE(PopUntil("http://a.com/", std::chrono::seconds(5)));  // expired once
+  ASSERT_TRUE(
+      PopUntil("http://a.com/", std::chrono::seconds(5)));  // expired once
   EXPECT_EQ(UrlInfo("http://a.com/")["attempts"], "2");
   ASSERT_EQ(Cmd({"FAIL", "http://a.com/"}), Int(1));  // third attempt
   EXPECT_EQ(UrlInfo("http://a.com/")["state"], "dead");
@@ -165,7 +171,8 @@ TEST_F(MaxAttemptsExpiryTest, ALeaseNobodyConfirmsDies) {
   ASSERT_TRUE(PopUntil("http://a.com/", std::chrono::seconds(5)));
   // The second lease expires too: that is the last attempt.
   Stopwatch watch;
-  while (UrlInfo("http://a.com/")["state"] != "dead" && watch.Elapsed() < std::chrono::seconds(5)) {
+  while (UrlInfo("http://a.com/")["state"] != "dead" &&
+         watch.Elapsed() < std::chrono::seconds(5)) {
     std::this_thread::sleep_for(milliseconds(10));
   }
   EXPECT_EQ(UrlInfo("http://a.com/")["state"], "dead");
@@ -202,7 +209,8 @@ TEST_F(ConfirmFailTest, ConfirmOfAFailedWithDelayUrl) {
   ASSERT_EQ(Cmd({"FAIL", "http://a.com/", "DELAY", "0.2"}), Int(1));
   EXPECT_EQ(Cmd({"CONFIRM", "http://a.com/"}), Int(1));
   std::this_thread::sleep_for(milliseconds(300));
-  EXPECT_EQ(Cmd({"POP"}), Nil()) << "a confirmed URL came back after its retry delay";
+  EXPECT_EQ(Cmd({"POP"}), Nil())
+      << "a confirmed URL came back after its retry delay";
   EXPECT_EQ(UrlInfo("http://a.com/")["state"], "done");
 }
 

@@ -3,8 +3,9 @@
 // loses nothing that was acknowledged.
 #include <algorithm>
 #include <atomic>
-#include <csignal>
 #include <chrono>
+#include <csignal>
+#include <filesystem>
 #include <map>
 #include <string>
 #include <thread>
@@ -19,7 +20,8 @@ using std::chrono::milliseconds;
 using std::chrono::seconds;
 
 std::string NumberedUrl(int i) {
-  return "http://site" + std::to_string(i % 37) + ".example.com/page/" + std::to_string(i);
+  return "http://site" + std::to_string(i % 37) + ".example.com/page/" +
+         std::to_string(i);
 }
 
 class DurabilityTest : public FrontierdTest {
@@ -54,15 +56,19 @@ class DurabilityTest : public FrontierdTest {
 
 TEST_F(DurabilityTest, CleanRestartKeepsEveryState) {
   const std::string kQueued1 = "http://a.com/q1", kQueued2 = "http://a.com/q2",
-                    kLeased = "http://a.com/leased", kDone = "http://b.com/done",
-                    kScheduled = "http://c.com/scheduled", kDead = "http://d.com/dead";
+                    kLeased = "http://a.com/leased",
+                    kDone = "http://b.com/done",
+                    kScheduled = "http://c.com/scheduled",
+                    kDead = "http://d.com/dead";
   ASSERT_EQ(Cmd({"MADD", "", kQueued1, kQueued2}), Array({Int(1), Int(1)}));
   ASSERT_EQ(Cmd({"RECRAWL", kQueued2, "7200"}), Int(1));
   ASSERT_EQ(Cmd({"ADD", kLeased, "", "PRIORITY", "1"}), Int(1));
   ASSERT_EQ(Cmd({"ADD", kDone, "", "PRIORITY", "2"}), Int(1));
-  ASSERT_EQ(Cmd({"ADD", kScheduled, "", "PRIORITY", "3", "RECRAWL", "3600"}), Int(1));
+  ASSERT_EQ(Cmd({"ADD", kScheduled, "", "PRIORITY", "3", "RECRAWL", "3600"}),
+            Int(1));
   ASSERT_EQ(Cmd({"ADD", kDead, "", "PRIORITY", "4"}), Int(1));
-  ASSERT_EQ(Cmd({"ADD", "http://a.com/child", kQueued1, "PRIORITY", "9999"}), Int(1));
+  ASSERT_EQ(Cmd({"ADD", "http://a.com/child", kQueued1, "PRIORITY", "9999"}),
+            Int(1));
   ASSERT_EQ(Cmd({"ADD", kQueued1}), Int(0));  // a back-link and a duplicate
   ASSERT_EQ(Cmd({"POP", "LEASE", "100"}), Bulk(kLeased));
   ASSERT_EQ(Cmd({"POP"}), Bulk(kDone));
@@ -73,8 +79,13 @@ TEST_F(DurabilityTest, CleanRestartKeepsEveryState) {
   ASSERT_EQ(Cmd({"FAIL", kDead}), Int(1));
   ASSERT_EQ(Cmd({"DELAY", "e.com", "3600"}), StatusReply("OK"));
 
-  const std::vector<std::string> urls = {kQueued1, kQueued2, kLeased, kDone,
-                                         kScheduled, kDead, "http://a.com/child"};
+  const std::vector<std::string> urls = {kQueued1,
+                                         kQueued2,
+                                         kLeased,
+                                         kDone,
+                                         kScheduled,
+                                         kDead,
+                                         "http://a.com/child"};
   auto before = Snapshot(urls);
   ASSERT_EQ(before[kLeased]["state"], "leased");
   ASSERT_EQ(before[kDone]["state"], "done");
@@ -96,7 +107,8 @@ TEST_F(DurabilityTest, CleanRestartKeepsEveryState) {
   Reply popped = Cmd({"POP", "COUNT", "10"});
   ASSERT_TRUE(popped.IsArray()) << popped;
   ASSERT_EQ(popped.elements.size(), 3u) << popped;
-  std::vector<std::string> first_two = {popped.elements[0].str, popped.elements[1].str};
+  std::vector<std::string> first_two = {popped.elements[0].str,
+                                        popped.elements[1].str};
   std::sort(first_two.begin(), first_two.end());
   EXPECT_EQ(first_two, (std::vector<std::string>{kQueued1, kQueued2}));
   EXPECT_EQ(popped.elements[2], Bulk("http://a.com/child"));
@@ -105,7 +117,8 @@ TEST_F(DurabilityTest, CleanRestartKeepsEveryState) {
   // The recrawl period set on a queued URL survived too.
   EXPECT_EQ(UrlInfo(kQueued2)["recrawl"], "7200");
   // So did the per-site delay: the second URL of e.com waits.
-  ASSERT_EQ(Cmd({"MADD", "", "http://e.com/1", "http://e.com/2"}), Array({Int(1), Int(1)}));
+  ASSERT_EQ(Cmd({"MADD", "", "http://e.com/1", "http://e.com/2"}),
+            Array({Int(1), Int(1)}));
   Reply e = Cmd({"POP", "COUNT", "10"});
   ASSERT_TRUE(e.IsArray()) << e;
   EXPECT_EQ(e.elements.size(), 1u) << "DELAY e.com 3600 was forgotten: " << e;
@@ -156,7 +169,8 @@ TEST_F(DurabilityTest, Kill9LosesNoAcknowledgedWrite) {
   for (int i = 0; i < kUrls; ++i) ASSERT_EQ(c->GetReply(), Int(1)) << i;
   for (int i = 0; i < kConfirmed; ++i) c->Append({"CONFIRM", NumberedUrl(i)});
   for (int i = 0; i < kConfirmed; ++i) ASSERT_EQ(c->GetReply(), Int(1)) << i;
-  Reply popped = c->Cmd({"POP", "COUNT", std::to_string(kPopped), "LEASE", "3600"});
+  Reply popped =
+      c->Cmd({"POP", "COUNT", std::to_string(kPopped), "LEASE", "3600"});
   ASSERT_TRUE(popped.IsArray()) << popped;
   ASSERT_EQ(popped.elements.size(), static_cast<size_t>(kPopped));
   const std::string failed = popped.elements[0].str;
@@ -204,7 +218,8 @@ TEST_F(DurabilityTest, Kill9DuringAPipelinedStream) {
   std::thread writer([&] {
     constexpr int kBatch = 64;
     for (int base = 0; base < 200'000; base += kBatch) {
-      for (int i = base; i < base + kBatch; ++i) writer_client->Append({"ADD", NumberedUrl(i)});
+      for (int i = base; i < base + kBatch; ++i)
+        writer_client->Append({"ADD", NumberedUrl(i)});
       for (int i = base; i < base + kBatch; ++i) {
         Reply r = writer_client->GetReply();
         if (r.IsIoError()) return;
@@ -234,7 +249,8 @@ TEST_F(DurabilityTest, Kill9DuringAPipelinedStream) {
 }
 
 TEST_F(DurabilityTest, SigintIsACleanStopToo) {
-  ASSERT_EQ(Cmd({"MADD", "", "http://a.com/1", "http://a.com/2"}), Array({Int(1), Int(1)}));
+  ASSERT_EQ(Cmd({"MADD", "", "http://a.com/1", "http://a.com/2"}),
+            Array({Int(1), Int(1)}));
   ASSERT_EQ(Cmd({"POP", "LEASE", "600"}).type, Reply::Type::kString);
   auto stats_before = Stats();
   ASSERT_TRUE(server_->Signal(SIGINT));
@@ -243,9 +259,54 @@ TEST_F(DurabilityTest, SigintIsACleanStopToo) {
   ExpectStatsRestored(stats_before);
 }
 
+class DurabilityCheckpointTest : public FrontierdTest {
+ protected:
+  std::vector<std::string> ServerArgs() const override {
+    auto args = DefaultTestArgs();
+    // fsync no only to make the volume quick to write; removal does not
+    // depend on it.
+    args.insert(args.end(), {"--checkpoint-interval", "0.3", "--fsync", "no"});
+    return args;
+  }
+  int LogFiles() {
+    int n = 0;
+    for (const auto& entry :
+         std::filesystem::directory_iterator(server_->data_dir())) {
+      if (entry.path().filename().string().rfind("log.", 0) == 0) ++n;
+    }
+    return n;
+  }
+};
+
+TEST_F(DurabilityCheckpointTest, OldLogsAreRemovedAndTheDataStays) {
+  // Enough ADDs to fill more than one log file (tens of MB of log).
+  constexpr int kUrls = 100'000, kBatch = 1000;
+  auto c = Connect(seconds(30));
+  for (int base = 0; base < kUrls; base += kBatch) {
+    for (int i = base; i < base + kBatch; ++i)
+      c->Append({"ADD", NumberedUrl(i)});
+    for (int i = base; i < base + kBatch; ++i)
+      ASSERT_EQ(c->GetReply(), Int(1)) << i;
+  }
+  Stopwatch watch;
+  while (LogFiles() > 1 && watch.Elapsed() < seconds(10)) {
+    std::this_thread::sleep_for(milliseconds(50));
+  }
+  EXPECT_EQ(LogFiles(), 1) << "log files no longer needed are kept";
+  // The volume did fill the first log file (else this test proves nothing).
+  EXPECT_FALSE(
+      std::filesystem::exists(server_->data_dir() + "/log.0000000001"));
+  ASSERT_EQ(server_->Stop(), 0);
+  ASSERT_TRUE(server_->Restart());
+  EXPECT_EQ(Stats()["urls"], kUrls);
+  EXPECT_EQ(Cmd({"SEEN", NumberedUrl(kUrls - 1)}), Int(1));
+  EXPECT_EQ(Cmd({"SEEN", NumberedUrl(0)}), Int(1));
+}
+
 TEST_F(DurabilityTest, RestartsRepeatedly) {
   for (int round = 0; round < 3; ++round) {
-    ASSERT_EQ(Cmd({"ADD", "http://r" + std::to_string(round) + ".com/"}), Int(1));
+    ASSERT_EQ(Cmd({"ADD", "http://r" + std::to_string(round) + ".com/"}),
+              Int(1));
     if (round % 2 == 0) {
       ASSERT_EQ(server_->Stop(), 0);
     } else {
@@ -258,10 +319,10 @@ TEST_F(DurabilityTest, RestartsRepeatedly) {
 
 TEST_F(DurabilityTest, SecondServerOnTheSameDirRefuses) {
   ASSERT_EQ(Cmd({"ADD", "http://a.com/"}), Int(1));
-  ProcessResult second = RunProcess(
-      {FrontierdBinary(), "--port", std::to_string(PickFreePort()), "--dir",
-       server_->data_dir()},
-      "", seconds(10));
+  ProcessResult second =
+      RunProcess({FrontierdBinary(), "--port", std::to_string(PickFreePort()),
+                  "--dir", server_->data_dir()},
+                 "", seconds(10));
   EXPECT_FALSE(second.timed_out) << "a second server ran on a directory in use";
   EXPECT_NE(second.exit_code, 0);
   // The first one is unharmed.
@@ -271,11 +332,12 @@ TEST_F(DurabilityTest, SecondServerOnTheSameDirRefuses) {
 TEST_F(DurabilityTest, ChangingTheOrderOfExistingDataIsRefused) {
   ASSERT_EQ(Cmd({"ADD", "http://a.com/"}), Int(1));
   ASSERT_EQ(server_->Stop(), 0);
-  ProcessResult r = RunProcess(
-      {FrontierdBinary(), "--port", std::to_string(PickFreePort()), "--dir",
-       server_->data_dir(), "--order", "priority"},
-      "", seconds(10));
-  EXPECT_FALSE(r.timed_out) << "frontierd started on data written with another order";
+  ProcessResult r =
+      RunProcess({FrontierdBinary(), "--port", std::to_string(PickFreePort()),
+                  "--dir", server_->data_dir(), "--order", "priority"},
+                 "", seconds(10));
+  EXPECT_FALSE(r.timed_out)
+      << "frontierd started on data written with another order";
   EXPECT_NE(r.exit_code, 0);
   EXPECT_NE((r.out + r.err).find("order"), std::string::npos) << r.out << r.err;
   // The data is intact for the original configuration.

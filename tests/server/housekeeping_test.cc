@@ -17,7 +17,8 @@ TEST_F(HousekeepingTest, PingAndEcho) {
   EXPECT_EQ(Cmd({"PING", "hello world"}), Bulk("hello world"));
   EXPECT_EQ(Cmd({"ECHO", "a\r\nb"}), Bulk("a\r\nb"));
   EXPECT_EQ(Cmd({"ECHO", ""}), Bulk(""));
-  EXPECT_EQ(Cmd({"ECHO"}), Error("ERR wrong number of arguments for 'echo' command"));
+  EXPECT_EQ(Cmd({"ECHO"}),
+            Error("ERR wrong number of arguments for 'echo' command"));
 }
 
 TEST_F(HousekeepingTest, CommandNamesAreCaseInsensitive) {
@@ -29,11 +30,15 @@ TEST_F(HousekeepingTest, CommandNamesAreCaseInsensitive) {
 
 TEST_F(HousekeepingTest, UnknownCommandAndWrongArity) {
   EXPECT_TRUE(IsErrorStartingWith(Cmd({"foo"}), "ERR unknown command 'foo'"));
-  EXPECT_TRUE(IsErrorStartingWith(Cmd({"foo", "bar"}), "ERR unknown command 'foo'"));
+  EXPECT_TRUE(
+      IsErrorStartingWith(Cmd({"foo", "bar"}), "ERR unknown command 'foo'"));
   // Redis commands the frontier does not have are unknown too, not crashes.
-  EXPECT_TRUE(IsErrorStartingWith(Cmd({"GET", "k"}), "ERR unknown command 'GET'"));
-  EXPECT_EQ(Cmd({"ADD"}), Error("ERR wrong number of arguments for 'add' command"));
-  EXPECT_EQ(Cmd({"SEEN"}), Error("ERR wrong number of arguments for 'seen' command"));
+  EXPECT_TRUE(
+      IsErrorStartingWith(Cmd({"GET", "k"}), "ERR unknown command 'GET'"));
+  EXPECT_EQ(Cmd({"ADD"}),
+            Error("ERR wrong number of arguments for 'add' command"));
+  EXPECT_EQ(Cmd({"SEEN"}),
+            Error("ERR wrong number of arguments for 'seen' command"));
   EXPECT_EQ(Cmd({"CONFIRM"}),
             Error("ERR wrong number of arguments for 'confirm' command"));
   EXPECT_EQ(Cmd({"RECRAWL", "http://a.com/"}),
@@ -95,8 +100,9 @@ TEST_F(HousekeepingTest, CommandListsTheFrontierCommands) {
     for (char& c : name) c = static_cast<char>(std::tolower(c));
     arity[name] = entry.elements[1].integer;
   }
-  for (const char* name : {"add", "madd", "pop", "bpop", "confirm", "fail", "recrawl",
-                           "seen", "urlinfo", "delay", "stats", "ping", "info"}) {
+  for (const char* name :
+       {"add", "madd", "pop", "bpop", "confirm", "fail", "recrawl", "seen",
+        "urlinfo", "delay", "stats", "ping", "info"}) {
     EXPECT_EQ(arity.count(name), 1u) << "COMMAND does not list " << name;
   }
   // Redis's arity convention: the name counts, negative means "at least".
@@ -104,7 +110,8 @@ TEST_F(HousekeepingTest, CommandListsTheFrontierCommands) {
   EXPECT_EQ(arity["seen"], 2);
   EXPECT_EQ(arity["madd"], -3);
 
-  EXPECT_EQ(Cmd({"COMMAND", "COUNT"}), Int(static_cast<long long>(all.elements.size())));
+  EXPECT_EQ(Cmd({"COMMAND", "COUNT"}),
+            Int(static_cast<long long>(all.elements.size())));
   Reply docs = Cmd({"COMMAND", "DOCS"});
   EXPECT_TRUE(docs.IsArray()) << docs;
   Reply docs_one = Cmd({"COMMAND", "DOCS", "add"});
@@ -116,10 +123,12 @@ TEST_F(HousekeepingTest, InfoHasRedisSectionsAndFrontierCounters) {
   ASSERT_EQ(Cmd({"ADD", "http://b.com/"}), Int(1));
   Reply info = Cmd({"INFO"});
   ASSERT_TRUE(info.IsString()) << info;
-  for (const char* section : {"# Server\r\n", "# Clients\r\n", "# Persistence\r\n",
-                              "# Stats\r\n", "# Frontier\r\n"}) {
+  for (const char* section :
+       {"# Server\r\n", "# Clients\r\n", "# Persistence\r\n", "# Stats\r\n",
+        "# Frontier\r\n"}) {
     EXPECT_NE(info.str.find(section), std::string::npos)
-        << "INFO lacks " << section << ":\n" << info.str;
+        << "INFO lacks " << section << ":\n"
+        << info.str;
   }
   auto m = InfoMap(info.str);
   EXPECT_EQ(m["urls"], "2");
@@ -131,7 +140,8 @@ TEST_F(HousekeepingTest, InfoHasRedisSectionsAndFrontierCounters) {
   EXPECT_NE(frontier.str.find("# Frontier"), std::string::npos) << frontier.str;
   EXPECT_NE(frontier.str.find("urls:2\r\n"), std::string::npos) << frontier.str;
   EXPECT_EQ(frontier.str.find("# Clients"), std::string::npos)
-      << "INFO frontier should hold only that section:\n" << frontier.str;
+      << "INFO frontier should hold only that section:\n"
+      << frontier.str;
   Reply server = Cmd({"INFO", "SERVER"});
   ASSERT_TRUE(server.IsString()) << server;
   EXPECT_NE(server.str.find("# Server"), std::string::npos) << server.str;

@@ -12,10 +12,12 @@ namespace {
 
 using std::chrono::milliseconds;
 
-std::vector<std::string> PolitenessArgs(const std::string& delay, const std::string& leases,
+std::vector<std::string> PolitenessArgs(const std::string& delay,
+                                        const std::string& leases,
                                         std::vector<std::string> more = {}) {
-  std::vector<std::string> args = {"--politeness-delay", delay, "--site-max-leases", leases,
-                                   "--timer-ms", "10"};
+  std::vector<std::string> args = {"--politeness-delay", delay,
+                                   "--site-max-leases",  leases,
+                                   "--timer-ms",         "10"};
   args.insert(args.end(), more.begin(), more.end());
   return args;
 }
@@ -54,7 +56,8 @@ TEST_F(PolitenessTest, OneLeasePerSiteAndTheDelayAfterConfirm) {
 
 TEST_F(PolitenessTest, PopCountTakesOneUrlPerSite) {
   ASSERT_NO_FATAL_FAILURE(AddTwoSites());
-  EXPECT_EQ(Cmd({"POP", "COUNT", "10"}), BulkArray({"http://a.com/1", "http://b.com/1"}));
+  EXPECT_EQ(Cmd({"POP", "COUNT", "10"}),
+            BulkArray({"http://a.com/1", "http://b.com/1"}));
 }
 
 TEST_F(PolitenessTest, FailAlsoWaitsForTheDelay) {
@@ -79,7 +82,9 @@ TEST_F(PolitenessTest, ExpiredLeaseFreesTheSite) {
 
 class PolitenessDelayOnlyTest : public FrontierdTest {
  protected:
-  std::vector<std::string> ServerArgs() const override { return PolitenessArgs("0.3", "0"); }
+  std::vector<std::string> ServerArgs() const override {
+    return PolitenessArgs("0.3", "0");
+  }
 };
 
 TEST_F(PolitenessDelayOnlyTest, DelayBetweenPopsOfOneSite) {
@@ -98,7 +103,9 @@ TEST_F(PolitenessDelayOnlyTest, DelayBetweenPopsOfOneSite) {
 
 class PolitenessTwoLeasesTest : public FrontierdTest {
  protected:
-  std::vector<std::string> ServerArgs() const override { return PolitenessArgs("0", "2"); }
+  std::vector<std::string> ServerArgs() const override {
+    return PolitenessArgs("0", "2");
+  }
 };
 
 TEST_F(PolitenessTwoLeasesTest, AtMostTwoLeasesPerSite) {
@@ -128,12 +135,15 @@ TEST_F(PolitenessTwoLeasesTest, PopCountRespectsTheCap) {
 
 class PolitenessDelayCommandTest : public FrontierdTest {
  protected:
-  std::vector<std::string> ServerArgs() const override { return PolitenessArgs("0", "0"); }
+  std::vector<std::string> ServerArgs() const override {
+    return PolitenessArgs("0", "0");
+  }
 };
 
 TEST_F(PolitenessDelayCommandTest, DelaySetsOneSitesDelay) {
   EXPECT_EQ(Cmd({"DELAY", "a.com", "0.4"}), StatusReply("OK"));
-  for (const char* url : {"http://a.com/1", "http://a.com/2", "http://b.com/1", "http://b.com/2"}) {
+  for (const char* url : {"http://a.com/1", "http://a.com/2", "http://b.com/1",
+                          "http://b.com/2"}) {
     ASSERT_EQ(Cmd({"ADD", url}), Int(1));
   }
   Stopwatch watch;
@@ -149,7 +159,8 @@ TEST_F(PolitenessDelayCommandTest, DelaySetsOneSitesDelay) {
   }
   EXPECT_EQ(b_count, 2) << first;
   ASSERT_FALSE(a_first.empty()) << first;
-  std::string a_second = a_first == "http://a.com/1" ? "http://a.com/2" : "http://a.com/1";
+  std::string a_second =
+      a_first == "http://a.com/1" ? "http://a.com/2" : "http://a.com/1";
   EXPECT_EQ(Cmd({"POP"}), Nil());
   ASSERT_TRUE(PopUntil(a_second, std::chrono::seconds(5)));
   EXPECT_GE(watch.Elapsed(), milliseconds(370));
@@ -158,7 +169,8 @@ TEST_F(PolitenessDelayCommandTest, DelaySetsOneSitesDelay) {
 TEST_F(PolitenessDelayCommandTest, NegativeDelayRestoresTheDefault) {
   ASSERT_EQ(Cmd({"DELAY", "a.com", "30"}), StatusReply("OK"));
   ASSERT_EQ(Cmd({"DELAY", "a.com", "-1"}), StatusReply("OK"));
-  for (const char* url : {"http://a.com/1", "http://a.com/2", "http://a.com/3"}) {
+  for (const char* url :
+       {"http://a.com/1", "http://a.com/2", "http://a.com/3"}) {
     ASSERT_EQ(Cmd({"ADD", url}), Int(1));
   }
   Reply r = Cmd({"POP", "COUNT", "10"});
@@ -177,7 +189,8 @@ TEST_F(PolitenessDelayCommandTest, DelayOfALongCrawlDelayHoldsTheSite) {
 
 TEST_F(PolitenessDelayCommandTest, DelayBadArguments) {
   EXPECT_TRUE(Cmd({"DELAY", "a.com", "slow"}).IsError());
-  EXPECT_EQ(Cmd({"DELAY", "a.com"}), Error("ERR wrong number of arguments for 'delay' command"));
+  EXPECT_EQ(Cmd({"DELAY", "a.com"}),
+            Error("ERR wrong number of arguments for 'delay' command"));
 }
 
 class PolitenessDomainScopeTest : public FrontierdTest {
@@ -191,20 +204,50 @@ TEST_F(PolitenessDomainScopeTest, HostsOfOneDomainShareTheSite) {
   ASSERT_EQ(Cmd({"ADD", "http://a.com/", "", "PRIORITY", "1"}), Int(1));
   ASSERT_EQ(Cmd({"ADD", "http://www.a.com/", "", "PRIORITY", "2"}), Int(1));
   ASSERT_EQ(Cmd({"ADD", "http://b.com/", "", "PRIORITY", "3"}), Int(1));
-  EXPECT_EQ(Cmd({"POP", "COUNT", "10"}), BulkArray({"http://a.com/", "http://b.com/"}));
+  EXPECT_EQ(Cmd({"POP", "COUNT", "10"}),
+            BulkArray({"http://a.com/", "http://b.com/"}));
   EXPECT_EQ(Stats()["sites"], 2);
+}
+
+TEST_F(PolitenessDomainScopeTest, DelayNamesTheSiteByHostDomainOrUrl) {
+  // Scope domain, cap 1: the DELAY of any spelling of a.com's site holds
+  // every host of a.com.
+  ASSERT_EQ(Cmd({"DELAY", "www.a.com", "0.4"}), StatusReply("OK"));
+  ASSERT_EQ(Cmd({"DELAY", "http://b.com/some/page", "0.4"}), StatusReply("OK"));
+  ASSERT_EQ(Cmd({"MADD", "", "http://a.com/1", "http://blog.a.com/2",
+                 "http://b.com/1", "http://www.b.com/2"}),
+            Array({Int(1), Int(1), Int(1), Int(1)}));
+  Reply first = Cmd({"POP", "COUNT", "10"});
+  ASSERT_TRUE(first.IsArray()) << first;
+  ASSERT_EQ(first.elements.size(), 2u) << first;
+  ASSERT_EQ(Cmd({"CONFIRM", first.elements[0].str}), Int(1));
+  ASSERT_EQ(Cmd({"CONFIRM", first.elements[1].str}), Int(1));
+  Stopwatch watch;
+  EXPECT_EQ(Cmd({"POP", "COUNT", "10"}), Array({}));
+  Reply second;
+  while (watch.Elapsed() < std::chrono::seconds(5)) {
+    second = Cmd({"POP", "COUNT", "10"});
+    if (second.IsArray() && !second.elements.empty()) break;
+    std::this_thread::sleep_for(milliseconds(5));
+  }
+  EXPECT_GE(watch.Elapsed(), milliseconds(350));
+  ASSERT_TRUE(second.IsArray()) << second;
+  EXPECT_GE(second.elements.size(), 1u);
 }
 
 class PolitenessHostScopeTest : public FrontierdTest {
  protected:
-  std::vector<std::string> ServerArgs() const override { return PolitenessArgs("0", "1"); }
+  std::vector<std::string> ServerArgs() const override {
+    return PolitenessArgs("0", "1");
+  }
 };
 
 TEST_F(PolitenessHostScopeTest, EachHostIsASite) {
   ASSERT_EQ(Cmd({"ADD", "http://a.com/", "", "PRIORITY", "1"}), Int(1));
   ASSERT_EQ(Cmd({"ADD", "http://www.a.com/", "", "PRIORITY", "2"}), Int(1));
   ASSERT_EQ(Cmd({"ADD", "http://a.com/x", "", "PRIORITY", "3"}), Int(1));
-  EXPECT_EQ(Cmd({"POP", "COUNT", "10"}), BulkArray({"http://a.com/", "http://www.a.com/"}));
+  EXPECT_EQ(Cmd({"POP", "COUNT", "10"}),
+            BulkArray({"http://a.com/", "http://www.a.com/"}));
   EXPECT_EQ(Stats()["sites"], 2);
 }
 
@@ -225,7 +268,9 @@ TEST_F(PolitenessDefaultsTest, DefaultIsOneLeaseAndOneSecond) {
 
 class PolitenessManySitesTest : public FrontierdTest {
  protected:
-  std::vector<std::string> ServerArgs() const override { return PolitenessArgs("60", "1"); }
+  std::vector<std::string> ServerArgs() const override {
+    return PolitenessArgs("60", "1");
+  }
 };
 
 TEST_F(PolitenessManySitesTest, BusySitesDoNotHideReadyOnes) {
@@ -236,7 +281,8 @@ TEST_F(PolitenessManySitesTest, BusySitesDoNotHideReadyOnes) {
     c->Append({"MADD", "", "http://s" + std::to_string(i) + ".com/1",
                "http://s" + std::to_string(i) + ".com/2"});
   }
-  for (int i = 0; i < 300; ++i) ASSERT_EQ(c->GetReply(), Array({Int(1), Int(1)})) << i;
+  for (int i = 0; i < 300; ++i)
+    ASSERT_EQ(c->GetReply(), Array({Int(1), Int(1)})) << i;
   Reply round = Cmd({"POP", "COUNT", "1000"});
   ASSERT_TRUE(round.IsArray()) << round;
   EXPECT_EQ(round.elements.size(), 300u);

@@ -15,12 +15,16 @@ using PopTest = FrontierdTest;
 // Five URLs whose (depth, priority) differ:
 //   W (1, 50)  Z (1, 100)  X (1, 9000)  Y (2, 0)  V (2, 50)
 void AddOrderFixture(FrontierdProcess& server) {
-  auto cmd = [&server](std::vector<std::string> args) { return server.Cmd(args); };
+  auto cmd = [&server](std::vector<std::string> args) {
+    return server.Cmd(args);
+  };
   ASSERT_EQ(cmd({"ADD", "http://x.com/", "", "PRIORITY", "9000"}), Int(1));
-  ASSERT_EQ(cmd({"ADD", "http://x.com/deep", "http://x.com/", "PRIORITY", "0"}), Int(1));
+  ASSERT_EQ(cmd({"ADD", "http://x.com/deep", "http://x.com/", "PRIORITY", "0"}),
+            Int(1));
   ASSERT_EQ(cmd({"ADD", "http://z.com/", "", "PRIORITY", "100"}), Int(1));
   ASSERT_EQ(cmd({"ADD", "http://w.com/", "", "PRIORITY", "50"}), Int(1));
-  ASSERT_EQ(cmd({"ADD", "http://w.com/v", "http://w.com/", "PRIORITY", "50"}), Int(1));
+  ASSERT_EQ(cmd({"ADD", "http://w.com/v", "http://w.com/", "PRIORITY", "50"}),
+            Int(1));
 }
 
 TEST_F(PopTest, EmptyFrontier) {
@@ -59,7 +63,8 @@ class PopDefaultPriorityTest : public FrontierdTest {
  protected:
   std::vector<std::string> ServerArgs() const override {
     auto args = DefaultTestArgs();
-    args.insert(args.end(), {"--order", "priority", "--default-priority", "10"});
+    args.insert(args.end(),
+                {"--order", "priority", "--default-priority", "10"});
     return args;
   }
 };
@@ -75,7 +80,8 @@ TEST_F(PopTest, CountReturnsUpToN) {
   ASSERT_NO_FATAL_FAILURE(AddOrderFixture(*server_));
   EXPECT_EQ(Cmd({"POP", "COUNT", "3"}),
             BulkArray({"http://w.com/", "http://z.com/", "http://x.com/"}));
-  EXPECT_EQ(Cmd({"POP", "COUNT", "10"}), BulkArray({"http://x.com/deep", "http://w.com/v"}));
+  EXPECT_EQ(Cmd({"POP", "COUNT", "10"}),
+            BulkArray({"http://x.com/deep", "http://w.com/v"}));
   EXPECT_EQ(Cmd({"POP", "COUNT", "10"}), Array({}));
   EXPECT_EQ(Cmd({"POP", "COUNT", "1"}), Array({}));
 }
@@ -100,7 +106,8 @@ TEST_F(PopTest, BadArguments) {
   EXPECT_EQ(Cmd({"POP", "COUNT", "0"}), kNotInt);
   EXPECT_EQ(UrlInfo("http://a.com/")["state"], "queued");
   // Options are case-insensitive and combine.
-  EXPECT_EQ(Cmd({"pop", "lease", "60", "count", "2"}), BulkArray({"http://a.com/"}));
+  EXPECT_EQ(Cmd({"pop", "lease", "60", "count", "2"}),
+            BulkArray({"http://a.com/"}));
 }
 
 TEST_F(PopTest, PoppedUrlIsLeasedNotPoppedAgain) {

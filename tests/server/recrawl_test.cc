@@ -112,7 +112,8 @@ TEST_F(RecrawlTest, BadArguments) {
   EXPECT_TRUE(Cmd({"RECRAWL", "http://a.com/", "often"}).IsError());
   EXPECT_EQ(Cmd({"RECRAWL", "http://a.com/"}),
             Error("ERR wrong number of arguments for 'recrawl' command"));
-  EXPECT_TRUE(IsErrorStartingWith(Cmd({"RECRAWL", "ftp://a.com/", "10"}), "ERR invalid URL: "));
+  EXPECT_TRUE(IsErrorStartingWith(Cmd({"RECRAWL", "ftp://a.com/", "10"}),
+                                  "ERR invalid URL: "));
   EXPECT_EQ(UrlInfo("http://a.com/")["recrawl"], "0");
 }
 

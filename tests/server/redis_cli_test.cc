@@ -23,19 +23,23 @@ std::vector<std::string> Lines(const std::string& text) {
 }
 
 TEST_F(RedisCliTest, PingAsTheDockerHealthcheckDoes) {
-  ProcessResult r = RunProcess({"redis-cli", "-p", std::to_string(server_->port()), "ping"},
-                               "", seconds(10));
+  ProcessResult r =
+      RunProcess({"redis-cli", "-p", std::to_string(server_->port()), "ping"},
+                 "", seconds(10));
   EXPECT_EQ(r.exit_code, 0) << r.err;
   EXPECT_EQ(r.out, "PONG\n");
 }
 
 TEST_F(RedisCliTest, OneShotFrontierCommands) {
   const int port = server_->port();
-  EXPECT_EQ(RunRedisCli(port, {"ADD", "http://a.com/", "", "PRIORITY", "7"}).out, "1\n");
+  EXPECT_EQ(
+      RunRedisCli(port, {"ADD", "http://a.com/", "", "PRIORITY", "7"}).out,
+      "1\n");
   EXPECT_EQ(RunRedisCli(port, {"ADD", "HTTP://A.COM:80/#x"}).out, "0\n");
   EXPECT_EQ(RunRedisCli(port, {"SEEN", "http://a.com/"}).out, "1\n");
   EXPECT_EQ(RunRedisCli(port, {"POP"}).out, "http://a.com/\n");
-  EXPECT_EQ(RunRedisCli(port, {"POP"}).out, "\n");  // nil prints as an empty line
+  EXPECT_EQ(RunRedisCli(port, {"POP"}).out,
+            "\n");  // nil prints as an empty line
   ProcessResult info = RunRedisCli(port, {"URLINFO", "http://a.com/"});
   EXPECT_EQ(info.exit_code, 0);
   std::vector<std::string> lines = Lines(info.out);
@@ -54,33 +58,41 @@ TEST_F(RedisCliTest, OneShotFrontierCommands) {
   EXPECT_EQ(lines[14], "due");
   EXPECT_EQ(RunRedisCli(port, {"CONFIRM", "http://a.com/"}).out, "1\n");
   EXPECT_EQ(RunRedisCli(port, {"DELAY", "a.com", "2.5"}).out, "OK\n");
-  ProcessResult madd = RunRedisCli(port, {"MADD", "http://a.com/", "http://a.com/x", "ftp://y"});
+  ProcessResult madd =
+      RunRedisCli(port, {"MADD", "http://a.com/", "http://a.com/x", "ftp://y"});
   std::vector<std::string> madd_lines = Lines(madd.out);
-  ASSERT_GE(madd_lines.size(), 2u) << madd.out;  // redis-cli adds a blank line after an error
+  ASSERT_GE(madd_lines.size(), 2u)
+      << madd.out;  // redis-cli adds a blank line after an error
   EXPECT_EQ(madd_lines[0], "1");
   EXPECT_EQ(madd_lines[1].rfind("ERR invalid URL: ", 0), 0u) << madd.out;
 }
 
 TEST_F(RedisCliTest, FormattedOutput) {
   const int port = server_->port();
-  EXPECT_EQ(RunRedisCli(port, {"--no-raw", "ADD", "http://a.com/"}).out, "(integer) 1\n");
+  EXPECT_EQ(RunRedisCli(port, {"--no-raw", "ADD", "http://a.com/"}).out,
+            "(integer) 1\n");
   EXPECT_EQ(RunRedisCli(port, {"--no-raw", "POP"}).out, "\"http://a.com/\"\n");
   EXPECT_EQ(RunRedisCli(port, {"--no-raw", "POP"}).out, "(nil)\n");
-  EXPECT_EQ(RunRedisCli(port, {"--no-raw", "POP", "COUNT", "3"}).out, "(empty array)\n");
+  EXPECT_EQ(RunRedisCli(port, {"--no-raw", "POP", "COUNT", "3"}).out,
+            "(empty array)\n");
   ProcessResult stats = RunRedisCli(port, {"--no-raw", "STATS"});
-  EXPECT_NE(stats.out.find("1) \"urls\"\n 2) (integer) 1\n"), std::string::npos) << stats.out;
+  EXPECT_NE(stats.out.find("1) \"urls\"\n 2) (integer) 1\n"), std::string::npos)
+      << stats.out;
 }
 
 TEST_F(RedisCliTest, ErrorsReachTheUser) {
   const int port = server_->port();
   ProcessResult r = RunRedisCli(port, {"ADD"});
-  EXPECT_NE((r.out + r.err).find("ERR wrong number of arguments for 'add' command"),
-            std::string::npos)
+  EXPECT_NE(
+      (r.out + r.err).find("ERR wrong number of arguments for 'add' command"),
+      std::string::npos)
       << r.out << r.err;
   r = RunRedisCli(port, {"ADD", "ftp://a.com/"});
-  EXPECT_NE((r.out + r.err).find("ERR invalid URL: "), std::string::npos) << r.out << r.err;
+  EXPECT_NE((r.out + r.err).find("ERR invalid URL: "), std::string::npos)
+      << r.out << r.err;
   r = RunRedisCli(port, {"FROB"});
-  EXPECT_NE((r.out + r.err).find("ERR unknown command 'FROB'"), std::string::npos)
+  EXPECT_NE((r.out + r.err).find("ERR unknown command 'FROB'"),
+            std::string::npos)
       << r.out << r.err;
 }
 
@@ -107,12 +119,16 @@ TEST_F(RedisCliTest, PipeMassInsertion) {
   std::string protocol;
   constexpr int kUrls = 1000;
   for (int i = 0; i < kUrls; ++i) {
-    std::string url = "http://mass" + std::to_string(i % 10) + ".com/" + std::to_string(i);
-    protocol += "*2\r\n$3\r\nADD\r\n$" + std::to_string(url.size()) + "\r\n" + url + "\r\n";
+    std::string url =
+        "http://mass" + std::to_string(i % 10) + ".com/" + std::to_string(i);
+    protocol += "*2\r\n$3\r\nADD\r\n$" + std::to_string(url.size()) + "\r\n" +
+                url + "\r\n";
   }
-  ProcessResult r = RunRedisCli(server_->port(), {"--pipe"}, protocol, seconds(30));
+  ProcessResult r =
+      RunRedisCli(server_->port(), {"--pipe"}, protocol, seconds(30));
   EXPECT_EQ(r.exit_code, 0) << r.out << r.err;
-  EXPECT_NE(r.out.find("errors: 0, replies: " + std::to_string(kUrls)), std::string::npos)
+  EXPECT_NE(r.out.find("errors: 0, replies: " + std::to_string(kUrls)),
+            std::string::npos)
       << r.out << r.err;
   EXPECT_EQ(Stats()["urls"], kUrls);
 }

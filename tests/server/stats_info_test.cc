@@ -11,9 +11,9 @@ namespace {
 using StatsInfoTest = FrontierdTest;
 
 const std::vector<std::string> kStatsFields = {
-    "urls",    "queued", "leased",     "done",  "scheduled", "dead",
-    "sites",   "ready_sites", "added", "duplicates", "refused", "popped",
-    "confirmed", "failed", "expired",  "recrawled"};
+    "urls",      "queued",      "leased",  "done",       "scheduled", "dead",
+    "sites",     "ready_sites", "added",   "duplicates", "refused",   "popped",
+    "confirmed", "failed",      "expired", "recrawled"};
 
 TEST_F(StatsInfoTest, StatsIsAFlatArrayOfNamedIntegers) {
   Reply r = Cmd({"STATS"});
@@ -36,10 +36,12 @@ class StatsCountersTest : public FrontierdTest {
 
 TEST_F(StatsCountersTest, EveryCounterMoves) {
   // 6 new URLs on 3 sites, 2 duplicates, 1 refused (too deep).
-  ASSERT_EQ(Cmd({"MADD", "", "http://a.com/1", "http://a.com/2", "http://a.com/3",
-                 "http://b.com/1", "http://b.com/2"}),
+  ASSERT_EQ(Cmd({"MADD", "", "http://a.com/1", "http://a.com/2",
+                 "http://a.com/3", "http://b.com/1", "http://b.com/2"}),
             Array({Int(1), Int(1), Int(1), Int(1), Int(1)}));
-  ASSERT_EQ(Cmd({"ADD", "http://c.com/", "", "RECRAWL", "3600", "PRIORITY", "9999"}), Int(1));
+  ASSERT_EQ(
+      Cmd({"ADD", "http://c.com/", "", "RECRAWL", "3600", "PRIORITY", "9999"}),
+      Int(1));
   ASSERT_EQ(Cmd({"ADD", "http://a.com/1"}), Int(0));
   ASSERT_EQ(Cmd({"ADD", "http://b.com/1", "http://c.com/"}), Int(0));
   ASSERT_EQ(Cmd({"ADD", "http://a.com/deeper", "http://a.com/1"}), Int(-1));
@@ -78,7 +80,8 @@ TEST_F(StatsCountersTest, EveryCounterMoves) {
   EXPECT_EQ(s["confirmed"], 3);
   EXPECT_EQ(s["scheduled"], 1);
   // Every URL is in exactly one state.
-  EXPECT_EQ(s["queued"] + s["leased"] + s["done"] + s["scheduled"] + s["dead"], s["urls"]);
+  EXPECT_EQ(s["queued"] + s["leased"] + s["done"] + s["scheduled"] + s["dead"],
+            s["urls"]);
   EXPECT_EQ(s["urls"], 6);
 }
 
@@ -96,7 +99,9 @@ TEST_F(StatsInfoTest, ExpiredAndRecrawledCount) {
 }
 
 TEST_F(StatsInfoTest, InfoFrontierMatchesStats) {
-  ASSERT_TRUE(Cmd({"MADD", "", "http://a.com/1", "http://a.com/2", "http://b.com/"}).IsArray());
+  ASSERT_TRUE(
+      Cmd({"MADD", "", "http://a.com/1", "http://a.com/2", "http://b.com/"})
+          .IsArray());
   ASSERT_EQ(Cmd({"ADD", "http://a.com/1"}), Int(0));
   ASSERT_TRUE(Cmd({"POP", "COUNT", "2"}).IsArray());
   Reply info = Cmd({"INFO", "frontier"});
@@ -104,7 +109,8 @@ TEST_F(StatsInfoTest, InfoFrontierMatchesStats) {
   auto m = InfoMap(info.str);
   auto s = Stats();
   for (const std::string& field : kStatsFields) {
-    ASSERT_EQ(m.count(field), 1u) << "INFO frontier lacks " << field << ":\n" << info.str;
+    ASSERT_EQ(m.count(field), 1u) << "INFO frontier lacks " << field << ":\n"
+                                  << info.str;
     EXPECT_EQ(m[field], std::to_string(s[field])) << field;
   }
   // Also inside the full INFO.

@@ -13,9 +13,9 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstdlib>
-#include <algorithm>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
@@ -44,6 +44,19 @@ constexpr milliseconds kStopTimeout{10'000};
 constexpr milliseconds kPollInterval{10};
 constexpr int kStartAttempts = 4;
 constexpr size_t kLogTailBytes = 16 * 1024;
+
+// Built with -fsanitize=address (gcc defines the macro, clang the feature).
+#if defined(__SANITIZE_ADDRESS__)
+constexpr bool kSanitizedBuild = true;
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+constexpr bool kSanitizedBuild = true;
+#else
+constexpr bool kSanitizedBuild = false;
+#endif
+#else
+constexpr bool kSanitizedBuild = false;
+#endif
 
 timeval ToTimeval(milliseconds ms) {
   timeval tv;
@@ -98,7 +111,8 @@ int DecodeWaitStatus(int status) {
 // argv as the char* array exec wants; `storage` must outlive the result.
 std::vector<char*> ExecArgv(const std::vector<std::string>& storage) {
   std::vector<char*> argv;
-  for (const std::string& s : storage) argv.push_back(const_cast<char*>(s.c_str()));
+  for (const std::string& s : storage)
+    argv.push_back(const_cast<char*>(s.c_str()));
   argv.push_back(nullptr);
   return argv;
 }
@@ -152,7 +166,9 @@ bool operator==(const Reply& a, const Reply& b) {
   }
 }
 
-void PrintTo(const Reply& reply, std::ostream* os) { *os << reply.DebugString(); }
+void PrintTo(const Reply& reply, std::ostream* os) {
+  *os << reply.DebugString();
+}
 std::ostream& operator<<(std::ostream& os, const Reply& reply) {
   return os << reply.DebugString();
 }
@@ -300,7 +316,8 @@ Reply Client::GetReply() {
   return r;
 }
 
-// ---------------------------------------------------------------- RawConnection
+// ----------------------------------------------------------------
+// RawConnection
 
 RawConnection::RawConnection(int port) {
   fd_ = socket(AF_INET, SOCK_STREAM, 0);
@@ -326,7 +343,8 @@ bool RawConnection::Send(const std::string& bytes) {
   if (fd_ < 0) return false;
   size_t done = 0;
   while (done < bytes.size()) {
-    ssize_t n = send(fd_, bytes.data() + done, bytes.size() - done, MSG_NOSIGNAL);
+    ssize_t n =
+        send(fd_, bytes.data() + done, bytes.size() - done, MSG_NOSIGNAL);
     if (n < 0) {
       if (errno == EINTR) continue;
       return false;
@@ -346,7 +364,8 @@ std::string RawConnection::Read(size_t expected_bytes, milliseconds timeout,
   }
   const auto deadline = Clock::now() + timeout;
   while (out.size() < expected_bytes) {
-    auto left = std::chrono::duration_cast<milliseconds>(deadline - Clock::now());
+    auto left =
+        std::chrono::duration_cast<milliseconds>(deadline - Clock::now());
     if (left.count() <= 0) break;
     pollfd p{fd_, POLLIN, 0};
     int rc = poll(&p, 1, static_cast<int>(left.count()));
@@ -408,7 +427,8 @@ ProcessResult RunProcess(const std::vector<std::string>& args,
   int out_fd = out_pipe[0], err_fd = err_pipe[0];
   const auto deadline = Clock::now() + timeout;
   while (out_fd >= 0 || err_fd >= 0) {
-    auto left = std::chrono::duration_cast<milliseconds>(deadline - Clock::now());
+    auto left =
+        std::chrono::duration_cast<milliseconds>(deadline - Clock::now());
     if (left.count() <= 0) {
       result.timed_out = true;
       break;
@@ -416,9 +436,18 @@ ProcessResult RunProcess(const std::vector<std::string>& args,
     pollfd fds[3];
     int n = 0;
     int idx_in = -1, idx_out = -1, idx_err = -1;
-    if (in_fd >= 0) { idx_in = n; fds[n++] = {in_fd, POLLOUT, 0}; }
-    if (out_fd >= 0) { idx_out = n; fds[n++] = {out_fd, POLLIN, 0}; }
-    if (err_fd >= 0) { idx_err = n; fds[n++] = {err_fd, POLLIN, 0}; }
+    if (in_fd >= 0) {
+      idx_in = n;
+      fds[n++] = {in_fd, POLLOUT, 0};
+    }
+    if (out_fd >= 0) {
+      idx_out = n;
+      fds[n++] = {out_fd, POLLIN, 0};
+    }
+    if (err_fd >= 0) {
+      idx_err = n;
+      fds[n++] = {err_fd, POLLIN, 0};
+    }
     int rc = poll(fds, n, static_cast<int>(left.count()));
     if (rc < 0 && errno == EINTR) continue;
     if (rc <= 0) continue;
@@ -550,7 +579,8 @@ bool PtySession::WaitFor(const std::string& needle, milliseconds timeout,
   };
   const auto deadline = Clock::now() + timeout;
   while (occurrences() < count) {
-    auto left = std::chrono::duration_cast<milliseconds>(deadline - Clock::now());
+    auto left =
+        std::chrono::duration_cast<milliseconds>(deadline - Clock::now());
     if (left.count() <= 0) return false;
     Drain(std::min(left, milliseconds(50)));
   }
@@ -576,8 +606,9 @@ int PtySession::Wait(milliseconds timeout) {
 
 TempDir::TempDir() {
   const char* base = getenv("TMPDIR");
-  std::string templ = std::string(base != nullptr && *base != '\0' ? base : "/tmp") +
-                      "/frontierd-itest-XXXXXX";
+  std::string templ =
+      std::string(base != nullptr && *base != '\0' ? base : "/tmp") +
+      "/frontierd-itest-XXXXXX";
   std::vector<char> buf(templ.begin(), templ.end());
   buf.push_back('\0');
   if (mkdtemp(buf.data()) != nullptr) path_ = buf.data();
@@ -614,9 +645,30 @@ std::string ReadFile(const std::string& path) {
   return ss.str();
 }
 
+std::string Resp(const std::vector<std::string>& args) {
+  std::string out = "*" + std::to_string(args.size()) + "\r\n";
+  for (const std::string& a : args) {
+    out += "$" + std::to_string(a.size()) + "\r\n" + a + "\r\n";
+  }
+  return out;
+}
+
 const char* FrontierdBinary() { return FRONTIERD_BIN; }
 
-// ---------------------------------------------------------------- FrontierdProcess
+std::string SanitizerReport(const std::string& logs) {
+  size_t at = std::string::npos;
+  for (const char* marker : {"ERROR: AddressSanitizer", "ERROR: LeakSanitizer",
+                             "runtime error:", "ERROR: ThreadSanitizer",
+                             "WARNING: ThreadSanitizer"}) {
+    at = std::min(at, logs.find(marker));
+  }
+  if (at == std::string::npos) return "";
+  size_t line = logs.rfind('\n', at);
+  return logs.substr(line == std::string::npos ? 0 : line + 1, kLogTailBytes);
+}
+
+// ----------------------------------------------------------------
+// FrontierdProcess
 
 FrontierdProcess::FrontierdProcess(std::vector<std::string> args)
     : args_(std::move(args)) {}
@@ -629,7 +681,8 @@ FrontierdProcess::~FrontierdProcess() {
 ::testing::AssertionResult FrontierdProcess::Launch(
     const std::vector<std::string>& args) {
   if (tmp_.path().empty()) {
-    return ::testing::AssertionFailure() << "cannot create a temporary directory";
+    return ::testing::AssertionFailure()
+           << "cannot create a temporary directory";
   }
   std::vector<std::string> cmd = {FrontierdBinary()};
   if (!config_file_.empty()) cmd.push_back(config_file_);
@@ -639,7 +692,8 @@ FrontierdProcess::~FrontierdProcess() {
   std::vector<char*> argv = ExecArgv(cmd);
   std::string out_path = tmp_.path() + "/stdout.log";
 
-  int out_fd = open(out_path.c_str(), O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
+  int out_fd =
+      open(out_path.c_str(), O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
   if (out_fd < 0) {
     return ::testing::AssertionFailure() << "cannot open " << out_path;
   }
@@ -656,12 +710,14 @@ FrontierdProcess::~FrontierdProcess() {
   }
   close(out_fd);
   if (null_fd >= 0) close(null_fd);
-  if (pid < 0) return ::testing::AssertionFailure() << "fork: " << strerror(errno);
+  if (pid < 0)
+    return ::testing::AssertionFailure() << "fork: " << strerror(errno);
   pid_ = pid;
   return ::testing::AssertionSuccess();
 }
 
-::testing::AssertionResult FrontierdProcess::WaitUntilReady(milliseconds timeout) {
+::testing::AssertionResult FrontierdProcess::WaitUntilReady(
+    milliseconds timeout) {
   const auto deadline = Clock::now() + timeout;
   std::string last_error;
   while (Clock::now() < deadline) {
@@ -672,6 +728,12 @@ FrontierdProcess::~FrontierdProcess() {
       return ::testing::AssertionFailure()
              << "frontierd exited while starting, status "
              << DecodeWaitStatus(status);
+    }
+    if (ready_probe_) {
+      last_error = ready_probe_();
+      if (last_error.empty()) return ::testing::AssertionSuccess();
+      std::this_thread::sleep_for(kPollInterval);
+      continue;
     }
     Client probe(port_, milliseconds(200));
     if (probe.ok()) {
@@ -779,10 +841,12 @@ std::unique_ptr<Client> FrontierdProcess::Connect(milliseconds timeout) const {
 }
 
 std::vector<std::string> DefaultTestArgs() {
-  return {"--politeness-delay", "0", "--site-max-leases", "0", "--timer-ms", "10"};
+  return {"--politeness-delay", "0", "--site-max-leases", "0",
+          "--timer-ms",         "10"};
 }
 
-// ---------------------------------------------------------------- FrontierdTest
+// ----------------------------------------------------------------
+// FrontierdTest
 
 void FrontierdTest::SetUp() {
   if (!AutoStart()) return;
@@ -791,14 +855,24 @@ void FrontierdTest::SetUp() {
 }
 
 void FrontierdTest::TearDown() {
+  if (server_ != nullptr) {
+    // Under the sanitizers the server is stopped cleanly, so that
+    // LeakSanitizer runs at its exit; any report fails the test.
+    if (kSanitizedBuild && server_->running()) server_->Stop();
+    std::string report = SanitizerReport(server_->Logs());
+    EXPECT_TRUE(report.empty()) << "frontierd sanitizer report:\n" << report;
+  }
   if (server_ != nullptr && HasFailure()) {
-    std::cerr << "\n===== frontierd logs (port " << server_->port() << ") =====\n"
-              << Tail(server_->Logs(), kLogTailBytes) << "\n===== end of logs =====\n";
+    std::cerr << "\n===== frontierd logs (port " << server_->port()
+              << ") =====\n"
+              << Tail(server_->Logs(), kLogTailBytes)
+              << "\n===== end of logs =====\n";
   }
   server_.reset();
 }
 
-std::map<std::string, std::string> FrontierdTest::UrlInfo(const std::string& url) {
+std::map<std::string, std::string> FrontierdTest::UrlInfo(
+    const std::string& url) {
   return FieldMap(Cmd({"URLINFO", url}));
 }
 
@@ -822,7 +896,8 @@ std::optional<milliseconds> FrontierdTest::PopUntil(const std::string& url,
     Reply r = Cmd({"POP"});
     if (r == Bulk(url)) return watch.Elapsed();
     if (!r.IsNil()) {
-      ADD_FAILURE() << "waiting for POP to return " << url << ", it returned " << r;
+      ADD_FAILURE() << "waiting for POP to return " << url << ", it returned "
+                    << r;
       return std::nullopt;
     }
     std::this_thread::sleep_for(milliseconds(5));

@@ -15,6 +15,7 @@
 
 #include <chrono>
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <memory>
 #include <optional>
@@ -29,10 +30,10 @@ namespace frontier::itest {
 // A reply, copied out of hiredis so that tests own it and compare it with ==.
 struct Reply {
   enum class Type {
-    kString,   // bulk string
+    kString,  // bulk string
     kArray,
     kInteger,
-    kNil,      // null bulk string or null array (hiredis does not tell them apart)
+    kNil,  // null bulk string or null array (hiredis does not tell them apart)
     kStatus,   // +OK
     kError,    // -ERR ...
     kIoError,  // no reply: the connection failed, closed or timed out
@@ -147,9 +148,10 @@ ProcessResult RunProcess(const std::vector<std::string>& argv,
 
 // Runs `redis-cli -h 127.0.0.1 -p <port> args...` (stdout is a pipe, so
 // redis-cli prints raw replies unless --no-raw is given).
-ProcessResult RunRedisCli(int port, const std::vector<std::string>& args,
-                          const std::string& input = "",
-                          std::chrono::milliseconds timeout = std::chrono::seconds(10));
+ProcessResult RunRedisCli(
+    int port, const std::vector<std::string>& args,
+    const std::string& input = "",
+    std::chrono::milliseconds timeout = std::chrono::seconds(10));
 
 // A program run on a pseudo-terminal, as a person at a terminal runs it
 // (redis-cli behaves differently when stdin is a tty: it is interactive and
@@ -198,6 +200,9 @@ class TempDir {
 
 // A port on 127.0.0.1 that was free a moment ago (bound to port 0 and
 // released). Another process may take it before we do; callers retry.
+// The RESP multibulk encoding of `args`, for tests that write raw bytes.
+std::string Resp(const std::vector<std::string>& args);
+
 int PickFreePort();
 
 // Reads a whole file; empty if it cannot be read.
@@ -205,6 +210,11 @@ std::string ReadFile(const std::string& path);
 
 // The path of the frontierd binary under test.
 const char* FrontierdBinary();
+
+// The first AddressSanitizer, LeakSanitizer, UndefinedBehaviorSanitizer
+// (or ThreadSanitizer) report in `logs`, from the start of its line; empty
+// if there is none. FrontierdTest fails a test whose server reported one.
+std::string SanitizerReport(const std::string& logs);
 
 // One running frontierd.
 class FrontierdProcess {
@@ -240,6 +250,13 @@ class FrontierdProcess {
   // A config file to pass first on the command line (before the
   // directives above, which override it). Set before Start().
   void set_config_file(std::string path) { config_file_ = std::move(path); }
+  // How Start() and Restart() tell that the server is ready: by default,
+  // PING on port() answers +PONG. A server without a plain port (port 0
+  // and a tls-port) needs its own probe, which returns "" once the server
+  // answers, or what went wrong. Set before Start().
+  void set_ready_probe(std::function<std::string()> probe) {
+    ready_probe_ = std::move(probe);
+  }
 
   int port() const { return port_; }
   const std::string& dir() const { return tmp_.path(); }
@@ -261,6 +278,7 @@ class FrontierdProcess {
 
   TempDir tmp_;
   std::string config_file_;
+  std::function<std::string()> ready_probe_;
   std::vector<std::string> args_;
   int port_ = 0;
   pid_t pid_ = -1;
@@ -273,9 +291,14 @@ std::vector<std::string> DefaultTestArgs();
 
 // Starts a frontierd before each test (with ServerArgs()) and prints its log
 // when the test fails. Override ServerArgs() for another configuration.
+// After each test, a sanitizer report in the server's output fails the
+// test; in a sanitizer build the server is first stopped with SIGTERM so
+// that LeakSanitizer runs.
 class FrontierdTest : public ::testing::Test {
  protected:
-  virtual std::vector<std::string> ServerArgs() const { return DefaultTestArgs(); }
+  virtual std::vector<std::string> ServerArgs() const {
+    return DefaultTestArgs();
+  }
   // False: SetUp does not start a server; the test creates server_ itself
   // (TearDown still prints its log on failure).
   virtual bool AutoStart() const { return true; }
