@@ -1,12 +1,15 @@
 #!/usr/bin/env bash
 # Installs every dependency (Debian packages, via apt-get), builds frontierd
-# and its tests in build/ with warnings as errors, and runs the whole suite.
-# Exits non-zero if anything fails. Works from any directory and without a
-# terminal (CI); needs root or sudo for apt-get.
+# and its tests in build/ with warnings as errors, and runs the whole suite;
+# then builds it again in build-asan/ under AddressSanitizer and
+# UndefinedBehaviorSanitizer (with clang, plus the libFuzzer targets) and
+# runs the suite there too. Exits non-zero if anything fails. Works from any
+# directory and without a terminal (CI); needs root or sudo for apt-get.
 #
 #   bash scripts/test.sh
 #
 # FRONTIERD_JOBS=n overrides the build and test parallelism (default: nproc).
+# FRONTIERD_SANITIZE_BUILD=0 skips the sanitizer build and its run.
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 
@@ -27,3 +30,33 @@ cmake --build build -j "$jobs"
 # suite that found nothing to run has not passed.
 ctest --test-dir build --output-on-failure --no-tests=error \
   -j "$jobs" --timeout 300 </dev/null
+
+# The same suite again under AddressSanitizer and UndefinedBehaviorSanitizer
+# (leaks included), in build-asan/. It is built with clang so that the
+# libFuzzer targets build there too; they run as tests for a fixed number of
+# inputs (docs/fuzzing.md). -O1 keeps the sanitized suite fast. Without
+# clang the sanitizer build uses the default compiler and has no fuzzers.
+# FRONTIERD_SANITIZE_BUILD=0 skips this part (a quick local run).
+if [ "${FRONTIERD_SANITIZE_BUILD:-1}" != "0" ]; then
+  asan_cxx="clang++"
+  fuzz=ON
+  if ! command -v clang++ >/dev/null 2>&1; then
+    echo "test.sh: clang++ not found: sanitizer build without fuzz targets" >&2
+    asan_cxx="${CXX:-c++}"
+    fuzz=OFF
+  fi
+  CXX="$asan_cxx" cmake -S . -B build-asan \
+    -DCMAKE_BUILD_TYPE=Debug \
+    -DCMAKE_CXX_FLAGS_DEBUG="-O1 -g" \
+    -DFRONTIERD_SANITIZE=address,undefined \
+    -DFRONTIERD_FUZZ="$fuzz" \
+    -DFRONTIERD_WERROR=ON \
+    -DFRONTIERD_BUILD_TESTS=ON
+  cmake --build build-asan -j "$jobs"
+  # Every report stops the process with a non-zero status; frontierd's own
+  # reports also fail the test that started it (tests/support).
+  ASAN_OPTIONS="detect_leaks=1:halt_on_error=1:print_stacktrace=1:strict_string_checks=1:check_initialization_order=1" \
+  UBSAN_OPTIONS="halt_on_error=1:print_stacktrace=1" \
+  ctest --test-dir build-asan --output-on-failure --no-tests=error \
+    -j "$jobs" --timeout 600 </dev/null
+fi
