@@ -3,7 +3,8 @@
 #pragma once
 
 #include <atomic>
-#include <functional>
+#include <memory>
+#include <type_traits>
 #include <mutex>
 #include <optional>
 #include <set>
@@ -17,6 +18,26 @@
 #include "storage/site_scheduler.h"
 
 namespace frontier {
+
+// A non-owning reference to a callable `Status(DbTxn*)`. RunWrite runs on
+// every command; std::function would heap-allocate the verbs' lambdas
+// (their captures exceed its small buffer). The callable must outlive the
+// call it is passed to, as a lambda argument does.
+class TxnBody {
+ public:
+  template <typename F>
+    requires(!std::is_same_v<std::remove_cvref_t<F>, TxnBody>)
+  TxnBody(F&& f)  // NOLINT: implicit, so a lambda can be passed directly
+      : obj_(static_cast<void*>(std::addressof(f))),
+        call_([](void* o, DbTxn* t) {
+          return (*static_cast<std::remove_reference_t<F>*>(o))(t);
+        }) {}
+  Status operator()(DbTxn* t) const { return call_(obj_, t); }
+
+ private:
+  void* obj_;
+  Status (*call_)(void*, DbTxn*);
+};
 
 class FrontierImpl final : public Frontier {
  public:
@@ -83,7 +104,7 @@ class FrontierImpl final : public Frontier {
   // Runs `body` in one transaction and commits it with the counters. On
   // any failure the transaction aborts and the in-memory state (counters,
   // scheduler entries of the sites touched) is restored from disk.
-  Status RunWrite(const std::function<Status(DbTxn*)>& body);
+  Status RunWrite(TxnBody body);
 
   Status AddOne(DbTxn* t, const Resolved& url, const RefContext* ref,
                 const AddOptions& options, int64_t now_ms, AddOutcome* out);

@@ -22,7 +22,7 @@ StatusOr<FrontierImpl::Resolved> FrontierImpl::Resolve(std::string_view url,
   return r;
 }
 
-Status FrontierImpl::RunWrite(const std::function<Status(DbTxn*)>& body) {
+Status FrontierImpl::RunWrite(TxnBody body) {
   const FrontierStats saved = stats_;
   const std::optional<int64_t> saved_timer_min = timer_min_;
   touched_sites_.clear();
