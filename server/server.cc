@@ -268,7 +268,6 @@ void Server::Execute(Connection& conn) {
                     config_.slowlog_max_len);
   }
   ++stats_.total_commands_processed;
-  if (spec != nullptr && (spec->flags & kCmdWrite)) unflushed_writes_ = true;
   ListOutput(conn);
 
   if (effects.close_after_reply) {
@@ -317,7 +316,7 @@ void Server::AfterPass() {
   const uint64_t seq = frontier_.commit_seq();
   const bool committed = seq != commit_seq_after_pass_;
   commit_seq_after_pass_ = seq;
-  if (config_.fsync == FsyncPolicy::kAlways && unflushed_writes_ &&
+  if (config_.fsync == FsyncPolicy::kAlways && frontier_.HasUnflushedCommits() &&
       !with_output_.empty() && (committed || !refused)) {
     FlushPass();
   }
@@ -343,7 +342,6 @@ void Server::ServeBlocked(int64_t now_ms) {
     if (!urls.ok()) {
       ReplyStatus(writer, urls.status());
     } else {
-      unflushed_writes_ = true;
       ReplyPopped(writer, *urls, entry.request.with_count);
     }
     Unblock(*conn);
@@ -365,17 +363,15 @@ bool Server::FlushPass() {
   Status s = frontier_.FlushLog();
   ++stats_.log_flushes;
   stats_.last_flush_ok = s.ok();
-  if (s.ok()) {
-    unflushed_writes_ = false;
-    return true;
-  }
+  if (s.ok()) return true;
   // The pass's transactions committed but are not durable, and a commit
   // cannot be taken back. Sending the replies would acknowledge writes a
   // crash could lose, and an error reply would be a lie too (the change
   // may well survive). So these clients are disconnected without any
   // reply: to them it looks like a lost connection, and well-behaved
-  // clients retry (every frontier verb is safe to repeat). The flag stays
-  // set so the next pass with replies flushes again before answering.
+  // clients retry (every frontier verb is safe to repeat). Storage still
+  // reports unflushed commits, so the next pass with replies flushes again
+  // before answering.
   Log(LogLevel::kWarning,
       "Log flush failed: %s. Closing %zu client(s) without their replies "
       "(their commands committed but are not known to be durable)",
@@ -448,7 +444,6 @@ void Server::RunTick() {
       return;
     }
     if (r->expired > 0 || r->requeued > 0) {
-      unflushed_writes_ = true;
       Log(LogLevel::kDebug, "Tick: %llu lease(s) expired, %llu URL(s) requeued",
           static_cast<unsigned long long>(r->expired),
           static_cast<unsigned long long>(r->requeued));
@@ -472,13 +467,11 @@ void Server::RunCheckpoint() {
 }
 
 void Server::RunEverySecFlush() {
-  if (!unflushed_writes_ || WritesRefused()) return;
+  if (!frontier_.HasUnflushedCommits() || WritesRefused()) return;
   Status s = frontier_.FlushLog();
   ++stats_.log_flushes;
   stats_.last_flush_ok = s.ok();
-  if (s.ok()) {
-    unflushed_writes_ = false;
-  } else {
+  if (!s.ok()) {
     Log(LogLevel::kWarning, "Log flush failed: %s", s.ToString().c_str());
   }
 }
@@ -503,7 +496,6 @@ void Server::RunWriteRetry() {
     return;
   }
   write_retry_timer_->Stop();
-  unflushed_writes_ = false;  // RetryWrites flushed the log
   stats_.last_flush_ok = true;
   Log(LogLevel::kWarning,
       "The data directory takes writes again after %lld ms: accepting write "

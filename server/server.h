@@ -163,8 +163,6 @@ class Server : private ConnectionEvents, private ServerControl {
   std::vector<uint64_t> closed_;
   std::vector<uint64_t> to_resume_;
 
-  // A write command committed since the last FlushLog().
-  bool unflushed_writes_ = false;
   bool stopping_ = false;
   bool nosave_ = false;
 

@@ -167,6 +167,9 @@ class Frontier {
   // durable when it returns OK. Returns at once if nothing was committed
   // since the last flush (an idle POP costs no fsync).
   virtual Status FlushLog() = 0;
+  // True if a transaction committed since the last successful FlushLog()
+  // (or RetryWrites()): what an fsync would make durable.
+  virtual bool HasUnflushedCommits() const = 0;
   // The number of transactions committed so far (for group commit: a
   // FlushLog() that started after commit_seq() returned n covers all n).
   virtual uint64_t commit_seq() const = 0;

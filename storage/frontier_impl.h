@@ -73,6 +73,9 @@ class FrontierImpl final : public Frontier {
                        int64_t now_ms) override;  // frontier_config.cc
   int64_t open_ms() const override { return open_ms_; }
   uint64_t commit_seq() const override { return commit_seq_.load(); }
+  bool HasUnflushedCommits() const override {
+    return flushed_seq_.load() < commit_seq_.load();
+  }
   Status FlushLog() override;
   Status Checkpoint() override;
   Status Close(bool skip_checkpoint) override;

@@ -71,6 +71,9 @@ Status FrontierImpl::RetryWrites() {
   char** unused = nullptr;  // as Checkpoint(): drop logs no longer needed
   (void)env_->log_archive(&unused, DB_ARCH_REMOVE);
   if (unused != nullptr) free(unused);
+  // Everything committed is on disk now: flushed, or (after a reopen)
+  // exactly what recovery found there.
+  flushed_seq_.store(commit_seq_.load());
   std::lock_guard<std::mutex> lock(write_error_mu_);
   write_error_ = Status::OK();
   write_failed_.store(false, std::memory_order_release);

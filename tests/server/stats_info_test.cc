@@ -128,5 +128,19 @@ TEST_F(StatsInfoTest, InfoCountsClients) {
   EXPECT_EQ(m["connected_clients"], "3");
 }
 
+// Idle workers polling an empty (or politeness-blocked) frontier must not
+// load the disk: a POP that hands out nothing commits nothing, and with
+// fsync always only a pass that committed something waits for an fsync.
+TEST_F(StatsInfoTest, EmptyPopsCostNoLogFlush) {
+  auto flushes = [this] {
+    return std::stoll(InfoMap(Cmd({"INFO", "persistence"}).str)["log_flushes"]);
+  };
+  const long long before = flushes();
+  for (int i = 0; i < 50; ++i) ASSERT_EQ(Cmd({"POP"}), Nil());
+  EXPECT_EQ(flushes(), before);
+  ASSERT_EQ(Cmd({"ADD", "http://a.com/"}), Int(1));
+  EXPECT_EQ(flushes(), before + 1);
+}
+
 }  // namespace
 }  // namespace frontier::itest
