@@ -43,6 +43,26 @@ class LimitsTest : public FrontierdTest {
     auto m = InfoMap(r.str);
     return m.count(name) ? std::stoll(m[name]) : -1;
   }
+
+  // A client that sends `echoes` 100 kB ECHOs and never reads its replies,
+  // until the server closes it for its output buffer (bounded: 20 s).
+  // Returns how long that took.
+  std::chrono::steady_clock::duration FloodUntilOutputLimit(int echoes) {
+    RawConnection greedy(server_->port());
+    std::string echo = Resp({"ECHO", std::string(100 * 1000, 'z')});
+    std::thread sender([&] {
+      for (int i = 0; i < echoes; ++i) {
+        if (!greedy.Send(echo)) break;
+      }
+    });
+    Stopwatch watch;
+    while (InfoStat("client_output_buffer_limit_disconnections") < 1 &&
+           watch.Elapsed() < seconds(20)) {
+      std::this_thread::sleep_for(milliseconds(50));
+    }
+    sender.join();
+    return watch.Elapsed();
+  }
 };
 
 // Sends `bytes` and expects the server to close the connection without a
@@ -134,19 +154,7 @@ TEST_F(LimitsTest, ClientOutputBufferHardLimit) {
   // A client that sends ECHO after ECHO and never reads: its replies pile
   // up in the server (after the kernel's socket buffers fill) until they
   // pass 1 MB, and it is closed.
-  RawConnection greedy(server_->port());
-  std::string echo = Resp({"ECHO", std::string(100 * 1000, 'z')});
-  std::thread sender([&] {
-    for (int i = 0; i < 400; ++i) {
-      if (!greedy.Send(echo)) break;
-    }
-  });
-  Stopwatch watch;
-  while (InfoStat("client_output_buffer_limit_disconnections") < 1 &&
-         watch.Elapsed() < seconds(20)) {
-    std::this_thread::sleep_for(milliseconds(50));
-  }
-  sender.join();
+  FloodUntilOutputLimit(400);
   EXPECT_EQ(InfoStat("client_output_buffer_limit_disconnections"), 1);
   EXPECT_NE(Log().find("closed for overcoming of output buffer limits"),
             std::string::npos)
@@ -161,23 +169,11 @@ TEST_F(LimitsTest, ClientOutputBufferHardLimit) {
 
 TEST_F(LimitsTest, ClientOutputBufferSoftLimit) {
   StartWith({"--client-output-buffer-limit", "normal 0 512kb 1"});
-  RawConnection greedy(server_->port());
-  std::string echo = Resp({"ECHO", std::string(100 * 1000, 'z')});
   // Enough replies to stay far above 512 kB after the socket buffers.
-  std::thread sender([&] {
-    for (int i = 0; i < 200; ++i) {
-      if (!greedy.Send(echo)) break;
-    }
-  });
-  Stopwatch watch;
-  while (InfoStat("client_output_buffer_limit_disconnections") < 1 &&
-         watch.Elapsed() < seconds(20)) {
-    std::this_thread::sleep_for(milliseconds(50));
-  }
-  sender.join();
+  const auto elapsed = FloodUntilOutputLimit(200);
   EXPECT_EQ(InfoStat("client_output_buffer_limit_disconnections"), 1);
   // Above the soft limit for more than a second, not at once.
-  EXPECT_GE(watch.Elapsed(), milliseconds(900));
+  EXPECT_GE(elapsed, milliseconds(900));
   EXPECT_NE(Log().find("client-output-buffer-limit soft"), std::string::npos)
       << Log();
 }
