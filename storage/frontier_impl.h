@@ -122,7 +122,12 @@ class FrontierImpl final : public Frontier {
   Status LoadUrl(DbTxn* t, const UrlKey& key, UrlRecord* rec);
   Status StoreUrl(DbTxn* t, const UrlKey& key, const UrlRecord& rec);
   Status LoadSite(DbTxn* t, uint64_t site_fp, SiteRecord* rec);
-  Status StoreSite(DbTxn* t, uint64_t site_fp, const SiteRecord& rec);
+  // Buffers the record; RunWrite writes each site once, at the end of the
+  // transaction (a MADD's links mostly share one site).
+  void StoreSite(uint64_t site_fp, const SiteRecord& rec);
+  Status WriteDirtySites(DbTxn* t);
+  // Writes the counters record in a transaction of its own.
+  Status SaveCounters();
   QueuePos PosOf(const UrlRecord& rec, const UrlKey& key) const;
   Status Enqueue(DbTxn* t, const UrlKey& key, UrlRecord* rec,
                  SiteRecord* site);
@@ -136,8 +141,10 @@ class FrontierImpl final : public Frontier {
                    int64_t now_ms);
   // The site's head as this transaction knows it: nullopt if unknown.
   std::optional<QueuePos> KnownHead(uint64_t site_fp) const;
-  // Moves the state counters for a URL leaving `from` and entering `to`.
-  void CountMove(std::optional<StoredState> from,
+  // Moves the state counters, the server's and `site`'s, for a URL of
+  // `site` leaving `from` and entering `to`. The site's queued and leases
+  // counts are kept by Enqueue/Dequeue/EndLease and POP instead.
+  void CountMove(SiteRecord* site, std::optional<StoredState> from,
                  std::optional<StoredState> to);
   int64_t DelayOf(const SiteRecord& site) const;
   bool AtLeaseCap(const SiteRecord& site) const;
@@ -178,10 +185,14 @@ class FrontierImpl final : public Frontier {
   // crawl touches few sites at a time. Bounded; emptied when full and on
   // any aborted transaction (it may hold the aborted writes).
   std::unordered_map<uint64_t, SiteRecord> site_cache_;
+  // Site records the current transaction changed, not yet written.
+  std::unordered_map<uint64_t, SiteRecord> dirty_sites_;
   // Group commit bookkeeping: transactions committed, and how many of them
   // the last FlushLog() made durable.
   std::atomic<uint64_t> commit_seq_{0};
   std::atomic<uint64_t> flushed_seq_{0};
+  // commit_seq_ just after the counters record was last written.
+  uint64_t counters_saved_seq_ = 0;
   // The first write failure since the last successful RetryWrites() (see
   // WriteStatus()). The flag is the lock-free fast path; the Status is
   // guarded by the mutex because FlushLog() may fail on another thread.

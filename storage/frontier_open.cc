@@ -15,11 +15,14 @@ namespace frontier {
 
 namespace {
 
+// v2: site records carry every state count. Version 1 directories (from
+// before 0.2) are refused with a message; their sites lack those counts.
+constexpr const char* kLayoutVersion = "v2";
 constexpr uint32_t kLogBufferBytes = 4u << 20;
 constexpr uint32_t kLogFileBytes = 64u << 20;
 
 std::string LayoutString(const FrontierOptions& o) {
-  return std::string("v1 order=") +
+  return std::string(kLayoutVersion) + " order=" +
          (o.order == QueueOrder::kBfs ? "bfs" : "priority") +
          " politeness-scope=" +
          (o.politeness_scope == SiteScope::kHost ? "host" : "domain");
@@ -160,6 +163,12 @@ Status FrontierImpl::CheckLayout() {
     return s;
   }
   if (!s.ok()) return s;
+  if (have.rfind(std::string(kLayoutVersion) + " ", 0) != 0) {
+    return Status::InvalidArgument(
+        "the data in '" + opts_.dir + "' has layout '" + have +
+        "', written by an older frontierd; this version reads layout " +
+        kLayoutVersion + " only: use a new dir and add the URLs again");
+  }
   if (have != want) {
     return Status::InvalidArgument(
         "the data in '" + opts_.dir + "' was written with layout '" + have +
@@ -170,6 +179,8 @@ Status FrontierImpl::CheckLayout() {
   std::string stats;
   s = meta_.Get(nullptr, "stats", &stats);
   if (!s.ok()) return s;
+  // The cumulative counters as of the last checkpoint; RebuildScheduler()
+  // replaces the state counters with the sums of the site records.
   if (!DecodeStats(stats, &stats_)) {
     return Status::Corruption("undecodable counters in meta.db");
   }
@@ -199,6 +210,8 @@ Status FrontierImpl::RebuildScheduler() {
   sched_.Clear();
   head_changes_.clear();
   site_cache_.clear();
+  stats_.urls = stats_.queued = stats_.leased = stats_.done = 0;
+  stats_.scheduled = stats_.dead = stats_.sites = 0;
   bdb::Txn txn;
   Status s = txn.Begin(env_.get());
   if (!s.ok()) return s;
@@ -215,6 +228,13 @@ Status FrontierImpl::RebuildScheduler() {
         return Status::Corruption("undecodable site record");
       }
       for (char c : k) site_fp = (site_fp << 8) | static_cast<uint8_t>(c);
+      stats_.sites++;
+      stats_.urls += site.urls;
+      stats_.queued += site.queued;
+      stats_.leased += site.leases;
+      stats_.done += site.done;
+      stats_.scheduled += site.scheduled;
+      stats_.dead += site.dead;
       if (site.queued > 0) {
         s = PlaceSite(txn.get(), site_fp, site, 0);
         if (!s.ok()) return s;
@@ -249,10 +269,18 @@ Status FrontierImpl::FlushLog() {
   if (flushed_seq_.load(std::memory_order_acquire) >= target) {
     return Status::OK();  // nothing committed since the last flush
   }
+  // The counters record rides on the same flush, so it is current for
+  // every acknowledged write. A failure to save it loses nothing: the
+  // next flush or checkpoint saves it again.
+  if (counters_saved_seq_ != target && SaveCounters().ok()) {
+    counters_saved_seq_ = commit_seq_.load(std::memory_order_acquire);
+  }
+  const uint64_t durable = commit_seq_.load(std::memory_order_acquire);
   Status s = bdb::FromDb(env_->log_flush(nullptr), "log_flush");
   if (s.ok()) {
     uint64_t seen = flushed_seq_.load();
-    while (seen < target && !flushed_seq_.compare_exchange_weak(seen, target)) {
+    while (seen < durable &&
+           !flushed_seq_.compare_exchange_weak(seen, durable)) {
     }
   } else {
     NoteWriteFailure(s);
@@ -262,11 +290,19 @@ Status FrontierImpl::FlushLog() {
 
 Status FrontierImpl::Checkpoint() {
   if (closed_) return Status::IOError("frontier is closed");
-  Status s = bdb::FromDb(env_->txn_checkpoint(0, 0, 0), "txn_checkpoint");
+  Status s;
+  if (counters_saved_seq_ != commit_seq_.load()) {
+    s = SaveCounters();
+    if (s.ok()) counters_saved_seq_ = commit_seq_.load();
+  }
+  if (s.ok()) {
+    s = bdb::FromDb(env_->txn_checkpoint(0, 0, 0), "txn_checkpoint");
+  }
   if (!s.ok()) {
     NoteWriteFailure(s);
     return s;
   }
+  flushed_seq_.store(commit_seq_.load());  // a checkpoint flushes the log
   // Logs before the checkpoint are no longer needed for normal recovery.
   char** unused = nullptr;
   s = bdb::FromDb(env_->log_archive(&unused, DB_ARCH_REMOVE), "log_archive");

@@ -27,10 +27,14 @@ Status FrontierImpl::RunWrite(TxnBody body) {
   const std::optional<int64_t> saved_timer_min = timer_min_;
   touched_sites_.clear();
   head_changes_.clear();
+  dirty_sites_.clear();
   bdb::Txn txn;
   Status s = txn.Begin(env_.get());
   if (s.ok()) s = body(txn.get());
-  if (s.ok()) s = meta_.Put(txn.get(), "stats", EncodeStats(stats_));
+  // The counters are not written here: the state counts are the sums of
+  // the site records' and the cumulative ones are saved at checkpoints.
+  if (s.ok()) s = WriteDirtySites(txn.get());
+  dirty_sites_.clear();
   if (s.ok()) {
     s = txn.Commit();
   } else {
@@ -80,6 +84,10 @@ constexpr size_t kSiteCacheMax = 1 << 16;
 }  // namespace
 
 Status FrontierImpl::LoadSite(DbTxn* t, uint64_t site_fp, SiteRecord* rec) {
+  if (auto it = dirty_sites_.find(site_fp); it != dirty_sites_.end()) {
+    *rec = it->second;
+    return Status::OK();
+  }
   if (auto it = site_cache_.find(site_fp); it != site_cache_.end()) {
     *rec = it->second;
     return Status::OK();
@@ -95,13 +103,34 @@ Status FrontierImpl::LoadSite(DbTxn* t, uint64_t site_fp, SiteRecord* rec) {
   return Status::OK();
 }
 
-Status FrontierImpl::StoreSite(DbTxn* t, uint64_t site_fp,
-                               const SiteRecord& rec) {
-  Status s = sites_.Put(t, EncodeSiteKey(site_fp), EncodeSiteRecord(rec));
-  if (s.ok()) {
-    if (site_cache_.size() >= kSiteCacheMax) site_cache_.clear();
-    site_cache_[site_fp] = rec;
+void FrontierImpl::StoreSite(uint64_t site_fp, const SiteRecord& rec) {
+  dirty_sites_[site_fp] = rec;
+}
+
+Status FrontierImpl::WriteDirtySites(DbTxn* t) {
+  for (const auto& [site_fp, rec] : dirty_sites_) {
+    Status s = sites_.Put(t, EncodeSiteKey(site_fp), EncodeSiteRecord(rec));
+    if (!s.ok()) return s;
   }
+  // Cached only once written: an aborted transaction leaves the cache as
+  // the disk is.
+  for (auto& [site_fp, rec] : dirty_sites_) {
+    if (site_cache_.size() >= kSiteCacheMax) site_cache_.clear();
+    site_cache_[site_fp] = std::move(rec);
+  }
+  return Status::OK();
+}
+
+Status FrontierImpl::SaveCounters() {
+  bdb::Txn txn;
+  Status s = txn.Begin(env_.get());
+  if (s.ok()) s = meta_.Put(txn.get(), "stats", EncodeStats(stats_));
+  if (s.ok()) {
+    s = txn.Commit();
+  } else {
+    txn.Abort();
+  }
+  if (s.ok()) commit_seq_.fetch_add(1, std::memory_order_release);
   return s;
 }
 
@@ -204,8 +233,29 @@ Status FrontierImpl::PlaceSite(DbTxn* t, uint64_t site_fp,
   return Status::OK();
 }
 
-void FrontierImpl::CountMove(std::optional<StoredState> from,
+void FrontierImpl::CountMove(SiteRecord* site,
+                             std::optional<StoredState> from,
                              std::optional<StoredState> to) {
+  auto site_counter = [site](StoredState s) -> uint64_t* {
+    switch (PublicState(s)) {
+      case UrlState::kDone:
+        return &site->done;
+      case UrlState::kScheduled:
+        return &site->scheduled;
+      case UrlState::kDead:
+        return &site->dead;
+      case UrlState::kQueued:
+      case UrlState::kLeased:
+        break;
+    }
+    return nullptr;
+  };
+  if (from) {
+    if (uint64_t* c = site_counter(*from); c != nullptr && *c > 0) (*c)--;
+  }
+  if (to) {
+    if (uint64_t* c = site_counter(*to); c != nullptr) (*c)++;
+  }
   auto counter = [this](StoredState s) -> uint64_t& {
     switch (PublicState(s)) {
       case UrlState::kQueued:

@@ -58,11 +58,15 @@ Status FrontierImpl::RetryWrites() {
   if (reopen) {
     // A panicked environment refuses every call until it is reopened with
     // recovery, which keeps exactly what reached the log on disk.
+    // The reopen reads the counters of the last checkpoint; the ones
+    // counted since then are still right (they count what committed).
+    const FrontierStats counted = stats_;
     CloseEnvironment();
     s = OpenEnvironment(std::chrono::duration_cast<std::chrono::milliseconds>(
                             std::chrono::steady_clock::now().time_since_epoch())
                             .count());
     if (!s.ok()) CloseEnvironment();  // reads fail cleanly until next time
+    if (s.ok()) KeepCumulativeCounters(counted, &stats_);
   }
   if (!s.ok()) {
     NoteWriteFailure(s);

@@ -52,11 +52,10 @@ Status FrontierImpl::FireTimer(DbTxn* t, const UrlKey& key, int64_t due_ms,
       return Status::OK();  // stale entry: the URL moved on already
   }
   if (s.ok()) s = StoreUrl(t, key, rec);
-  if (s.ok()) s = StoreSite(t, rec.site_fp, site);
-  if (s.ok()) s = PlaceSite(t, rec.site_fp, site, now_ms);
   if (!s.ok()) return s;
-  CountMove(from, rec.state);
-  return Status::OK();
+  CountMove(&site, from, rec.state);
+  StoreSite(rec.site_fp, site);
+  return PlaceSite(t, rec.site_fp, site, now_ms);
 }
 
 StatusOr<TickResult> FrontierImpl::Tick(int64_t now_ms) {

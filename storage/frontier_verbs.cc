@@ -93,14 +93,15 @@ Status FrontierImpl::AddOne(DbTxn* t, const Resolved& url,
   rec.url = url.norm.url;
   s = Enqueue(t, url.key, &rec, &site);
   if (s.ok()) s = StoreUrl(t, url.key, rec);
+  if (!s.ok()) return s;
   site.urls++;
-  if (s.ok()) s = StoreSite(t, site_fp, site);
-  if (s.ok()) s = PlaceSite(t, site_fp, site, now_ms);
+  CountMove(&site, std::nullopt, StoredState::kQueued);
+  StoreSite(site_fp, site);
+  s = PlaceSite(t, site_fp, site, now_ms);
   if (!s.ok()) return s;
   if (new_site) stats_.sites++;
   stats_.urls++;
   stats_.added++;
-  CountMove(std::nullopt, StoredState::kQueued);
   *out = AddOutcome::kAdded;
   return Status::OK();
 }
@@ -202,13 +203,14 @@ Status FrontierImpl::PopOne(DbTxn* t, int64_t lease_ms, int64_t now_ms,
   rec.due_ms = now_ms + lease_ms;
   s = AddTimer(t, rec.due_ms, pos.url);
   if (s.ok()) s = StoreUrl(t, pos.url, rec);
+  if (!s.ok()) return s;
   site.leases++;
   site.next_allowed_ms =
       std::max(site.next_allowed_ms, now_ms + DelayOf(site));
-  if (s.ok()) s = StoreSite(t, site_fp, site);
-  if (s.ok()) s = PlaceSite(t, site_fp, site, now_ms);
+  CountMove(&site, StoredState::kQueued, StoredState::kLeased);
+  StoreSite(site_fp, site);
+  s = PlaceSite(t, site_fp, site, now_ms);
   if (!s.ok()) return s;
-  CountMove(StoredState::kQueued, StoredState::kLeased);
   stats_.popped++;
   out->push_back(std::move(rec.url));
   *popped = true;
@@ -285,10 +287,11 @@ StatusOr<bool> FrontierImpl::Confirm(std::string_view url, int64_t now_ms) {
     site.next_allowed_ms =
         std::max(site.next_allowed_ms, now_ms + DelayOf(site));
     ls = StoreUrl(t, key, rec);
-    if (ls.ok()) ls = StoreSite(t, rec.site_fp, site);
-    if (ls.ok()) ls = PlaceSite(t, rec.site_fp, site, now_ms);
     if (!ls.ok()) return ls;
-    CountMove(from, rec.state);
+    CountMove(&site, from, rec.state);
+    StoreSite(rec.site_fp, site);
+    ls = PlaceSite(t, rec.site_fp, site, now_ms);
+    if (!ls.ok()) return ls;
     stats_.confirmed++;
     confirmed = true;
     return Status::OK();
@@ -329,10 +332,11 @@ StatusOr<bool> FrontierImpl::Fail(std::string_view url, int64_t delay_ms,
     site.next_allowed_ms =
         std::max(site.next_allowed_ms, now_ms + DelayOf(site));
     if (ls.ok()) ls = StoreUrl(t, key, rec);
-    if (ls.ok()) ls = StoreSite(t, rec.site_fp, site);
-    if (ls.ok()) ls = PlaceSite(t, rec.site_fp, site, now_ms);
     if (!ls.ok()) return ls;
-    CountMove(StoredState::kLeased, rec.state);
+    CountMove(&site, StoredState::kLeased, rec.state);
+    StoreSite(rec.site_fp, site);
+    ls = PlaceSite(t, rec.site_fp, site, now_ms);
+    if (!ls.ok()) return ls;
     stats_.failed++;
     failed = true;
     return Status::OK();
@@ -378,11 +382,10 @@ StatusOr<bool> FrontierImpl::Recrawl(std::string_view url, int64_t period_ms,
       ls = AddTimer(t, rec.due_ms, key);
     }
     if (ls.ok()) ls = StoreUrl(t, key, rec);
-    if (ls.ok()) ls = StoreSite(t, rec.site_fp, site);
-    if (ls.ok()) ls = PlaceSite(t, rec.site_fp, site, now_ms);
     if (!ls.ok()) return ls;
-    CountMove(from, rec.state);
-    return Status::OK();
+    CountMove(&site, from, rec.state);
+    StoreSite(rec.site_fp, site);
+    return PlaceSite(t, rec.site_fp, site, now_ms);
   });
   if (!s.ok()) return s;
   return known;
@@ -445,8 +448,8 @@ Status FrontierImpl::SetSiteDelay(std::string_view site_arg, int64_t delay_ms,
     // A shorter delay takes effect now rather than after the old one ends.
     site.next_allowed_ms =
         std::min(site.next_allowed_ms, now_ms + DelayOf(site));
-    s = StoreSite(t, site_fp, site);
-    if (s.ok()) s = PlaceSite(t, site_fp, site, now_ms);
+    StoreSite(site_fp, site);
+    s = PlaceSite(t, site_fp, site, now_ms);
     if (s.ok() && new_site) stats_.sites++;
     return s;
   });

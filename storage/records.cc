@@ -17,7 +17,7 @@ namespace {
 // Record layouts carry a version byte so that a later format can be told
 // apart from this one.
 constexpr char kUrlRecordV1 = 1;
-constexpr char kSiteRecordV1 = 1;
+constexpr char kSiteRecordV2 = 2;
 constexpr char kStatsV1 = 1;
 }  // namespace
 
@@ -133,23 +133,27 @@ bool DecodeUrlRecord(std::string_view in, UrlRecord* r) {
 
 std::string EncodeSiteRecord(const SiteRecord& r) {
   std::string out;
-  out.reserve(48 + r.name.size());
-  out.push_back(kSiteRecordV1);
+  out.reserve(72 + r.name.size());
+  out.push_back(kSiteRecordV2);
   PutI64(&out, r.delay_ms);
   PutI64(&out, r.next_allowed_ms);
   PutU64(&out, r.urls);
   PutU64(&out, r.queued);
   PutU64(&out, r.leases);
+  PutU64(&out, r.done);
+  PutU64(&out, r.scheduled);
+  PutU64(&out, r.dead);
   out.append(r.name);
   return out;
 }
 
 bool DecodeSiteRecord(std::string_view in, SiteRecord* r) {
-  if (in.empty() || in[0] != kSiteRecordV1) return false;
+  if (in.empty() || in[0] != kSiteRecordV2) return false;
   in.remove_prefix(1);
   if (!(GetI64(&in, &r->delay_ms) && GetI64(&in, &r->next_allowed_ms) &&
         GetU64(&in, &r->urls) && GetU64(&in, &r->queued) &&
-        GetU64(&in, &r->leases))) {
+        GetU64(&in, &r->leases) && GetU64(&in, &r->done) &&
+        GetU64(&in, &r->scheduled) && GetU64(&in, &r->dead))) {
     return false;
   }
   r->name.assign(in.data(), in.size());
@@ -166,6 +170,17 @@ void ForEachCounter(Stats& s, Fn fn) {
   fn(s.recrawled);
 }
 }  // namespace
+
+void KeepCumulativeCounters(const FrontierStats& from, FrontierStats* to) {
+  to->added = from.added;
+  to->duplicates = from.duplicates;
+  to->refused = from.refused;
+  to->popped = from.popped;
+  to->confirmed = from.confirmed;
+  to->failed = from.failed;
+  to->expired = from.expired;
+  to->recrawled = from.recrawled;
+}
 
 std::string EncodeStats(const FrontierStats& s) {
   std::string out;

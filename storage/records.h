@@ -85,19 +85,29 @@ struct UrlRecord {
 std::string EncodeUrlRecord(const UrlRecord& r);
 bool DecodeUrlRecord(std::string_view in, UrlRecord* r);
 
+// A site's politeness state and how many of its URLs are in each state.
+// The counts are exact (written in the transaction that moves a URL), so
+// the server's state counters are their sums, rebuilt at start.
 struct SiteRecord {
   std::string name;
   int64_t delay_ms = -1;  // < 0: the server's politeness-delay
   int64_t next_allowed_ms = 0;
   uint64_t urls = 0;
   uint64_t queued = 0;
-  uint64_t leases = 0;
+  uint64_t leases = 0;  // URLs leased
+  uint64_t done = 0;
+  uint64_t scheduled = 0;  // waiting for a retry or recrawl date
+  uint64_t dead = 0;
 };
 std::string EncodeSiteRecord(const SiteRecord& r);
 bool DecodeSiteRecord(std::string_view in, SiteRecord* r);
 
-// Persistent counters (all of FrontierStats but ready_sites).
+// The counters record (all of FrontierStats but ready_sites). Only the
+// cumulative counters (added ... recrawled) are read back: the state
+// counters are summed from the site records at start.
 std::string EncodeStats(const FrontierStats& s);
+// Copies the cumulative counters (added ... recrawled) of `from` to `to`.
+void KeepCumulativeCounters(const FrontierStats& from, FrontierStats* to);
 bool DecodeStats(std::string_view in, FrontierStats* s);
 
 }  // namespace frontier

@@ -2,6 +2,7 @@
 // environment, with the clock passed in by the test.
 #include "storage/frontier.h"
 
+#include <db_cxx.h>
 #include <gtest/gtest.h>
 #include <stdlib.h>
 
@@ -424,6 +425,72 @@ TEST_F(FrontierTest, ReopenWithoutCheckpointRecovers) {
   Open();
   EXPECT_EQ(fr_->Stats().urls, 100u);
   EXPECT_EQ(Pop(1000).size(), 100u);
+}
+
+// The state counters are not saved with each command: they are the sums
+// of the site records, rebuilt at start. After a stop without checkpoint
+// (as after kill -9) they must still be exact, and the cumulative ones
+// must be as of the last log flush.
+TEST_F(FrontierTest, CountersSurviveAStopWithoutCheckpoint) {
+  opts_.max_attempts = 1;
+  Open();
+  for (int i = 0; i < 6; ++i) Add("http://a.com/" + std::to_string(i));
+  for (int i = 0; i < 4; ++i) Add("http://b.com/" + std::to_string(i));
+  Add("http://c.com/r", "", Every(100'000));
+  Add("http://a.com/0");  // a duplicate
+  auto popped = Pop(8);
+  ASSERT_EQ(popped.size(), 8u);
+  ASSERT_TRUE(Confirm(popped[0]));
+  ASSERT_TRUE(Confirm(popped[1]));
+  ASSERT_TRUE(Fail(popped[2]));  // max_attempts 1: dead
+  ASSERT_TRUE(Confirm("http://a.com/5"));  // done while still queued
+  FrontierStats before = fr_->Stats();
+  ASSERT_TRUE(fr_->FlushLog().ok());
+  ASSERT_TRUE(fr_->Close(/*skip_checkpoint=*/true).ok());
+  Open();
+  FrontierStats after = fr_->Stats();
+  EXPECT_EQ(after.urls, 11u);
+  EXPECT_EQ(after.sites, 3u);
+  EXPECT_EQ(after.leased, 5u);
+  EXPECT_EQ(after.dead, 1u);
+  EXPECT_EQ(after.done + after.scheduled, 3u);
+  EXPECT_EQ(after.queued, 2u);
+  for (auto [got, want] :
+       {std::pair{after.done, before.done}, {after.scheduled, before.scheduled},
+        {after.added, before.added}, {after.duplicates, before.duplicates},
+        {after.popped, before.popped}, {after.confirmed, before.confirmed},
+        {after.failed, before.failed}}) {
+    EXPECT_EQ(got, want);
+  }
+}
+
+// A directory written by frontierd 0.1 (layout v1) has site records this
+// version cannot count from; opening it says so instead of miscounting.
+TEST_F(FrontierTest, OldLayoutIsRefusedWithAReason) {
+  Open();
+  fr_.reset();
+  {
+    DbEnv env(DB_CXX_NO_EXCEPTIONS);
+    ASSERT_EQ(env.open(dir_.c_str(),
+                       DB_CREATE | DB_INIT_LOG | DB_INIT_MPOOL | DB_INIT_TXN |
+                           DB_RECOVER | DB_PRIVATE,
+                       0644),
+              0);
+    Db meta(&env, DB_CXX_NO_EXCEPTIONS);
+    ASSERT_EQ(meta.open(nullptr, "meta.db", nullptr, DB_BTREE,
+                        DB_AUTO_COMMIT, 0644),
+              0);
+    std::string k = "layout", v = "v1 order=bfs politeness-scope=host";
+    Dbt key(k.data(), k.size()), val(v.data(), v.size());
+    ASSERT_EQ(meta.put(nullptr, &key, &val, DB_AUTO_COMMIT), 0);
+    meta.close(0);
+    env.txn_checkpoint(0, 0, 0);
+    env.close(0);
+  }
+  auto f = Frontier::Open(opts_);
+  ASSERT_FALSE(f.ok());
+  EXPECT_NE(f.status().message().find("older frontierd"), std::string::npos)
+      << f.status().ToString();
 }
 
 TEST_F(FrontierTest, LayoutChangeIsRefusedWithAReason) {
