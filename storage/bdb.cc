@@ -167,8 +167,34 @@ void Txn::Abort() {
   }
 }
 
-Cursor::~Cursor() {
-  if (cursor_ != nullptr) cursor_->close();
+Cursor::~Cursor() { (void)Close(); }
+
+Status Cursor::Close() {
+  if (cursor_ == nullptr) return Status::OK();
+  int rc = cursor_->close();
+  cursor_ = nullptr;
+  return FromDb(rc, "cursor close");
+}
+
+Status Cursor::Find(std::string_view key, std::string* value) {
+  Dbt k = MakeDbt(key);
+  Dbt v = UserMem(&value_buf_);
+  int rc = ReadGrowing(nullptr, &value_buf_, &k, &v,
+                       [&] { return cursor_->get(&k, &v, DB_SET); });
+  if (rc == 0) Assign(v, value);
+  return FromDb(rc, "cursor find");
+}
+
+Status Cursor::Put(std::string_view key, std::string_view value) {
+  Dbt k = MakeDbt(key);
+  Dbt v = MakeDbt(value);
+  return FromDb(cursor_->put(&k, &v, DB_KEYFIRST), "cursor put");
+}
+
+Status Cursor::PutCurrent(std::string_view value) {
+  Dbt k;
+  Dbt v = MakeDbt(value);
+  return FromDb(cursor_->put(&k, &v, DB_CURRENT), "cursor put");
 }
 
 Status Cursor::Open(Database* db, DbTxn* txn) {

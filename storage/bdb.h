@@ -86,6 +86,17 @@ class Cursor {
   Cursor& operator=(const Cursor&) = delete;
 
   Status Open(Database* db, DbTxn* txn);
+  bool is_open() const { return cursor_ != nullptr; }
+  // Closes the cursor (a transaction's cursors must be closed before it
+  // commits or aborts). Safe to call when not open.
+  Status Close();
+  // Positions at exactly `key` and reads its value. NotFound if absent;
+  // the position is then undefined.
+  Status Find(std::string_view key, std::string* value);
+  // Inserts or overwrites `key` and positions there.
+  Status Put(std::string_view key, std::string_view value);
+  // Overwrites the value of the record under the cursor: no search.
+  Status PutCurrent(std::string_view value);
   // Positions at the first key >= `key`. NotFound at the end.
   Status Seek(std::string_view key, std::string* found_key, std::string* value);
   Status First(std::string* key, std::string* value);

@@ -175,6 +175,22 @@ class FrontierImpl final : public Frontier {
   bdb::Database urls_, queue_, timers_, sites_, meta_;
   SiteScheduler sched_;
   FrontierStats stats_;
+  // RunWrite's transaction's cursors, one per database, opened on first
+  // use and closed before it ends. Reusing them saves Berkeley DB a
+  // cursor per call, an update of the URL record just read skips the
+  // search, and a dequeued head's successor is one step away. Other
+  // transactions (start, rollback) use the databases directly.
+  struct TxnCursors {
+    DbTxn* txn = nullptr;
+    bdb::Cursor urls, queue, timers, sites;
+    std::optional<UrlKey> urls_at;  // the key `urls` is positioned on
+  };
+  // Sets *out to `c` (one of cursors_), opened on `db`, if `t` is
+  // RunWrite's transaction; else to nullptr: use the database.
+  Status TxnCursor(DbTxn* t, bdb::Database* db, bdb::Cursor* c,
+                   bdb::Cursor** out);
+  Status CloseCursors();
+  TxnCursors cursors_;
   std::set<uint64_t> touched_sites_;  // sites placed during a transaction
   // Queue heads the current transaction changed: the new head, or nullopt
   // when the head was dequeued and the next one must be read from Q. Sites

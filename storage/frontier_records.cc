@@ -30,11 +30,16 @@ Status FrontierImpl::RunWrite(TxnBody body) {
   dirty_sites_.clear();
   bdb::Txn txn;
   Status s = txn.Begin(env_.get());
-  if (s.ok()) s = body(txn.get());
+  if (s.ok()) {
+    cursors_.txn = txn.get();
+    s = body(txn.get());
+  }
   // The counters are not written here: the state counts are the sums of
   // the site records' and the cumulative ones are saved at checkpoints.
   if (s.ok()) s = WriteDirtySites(txn.get());
   dirty_sites_.clear();
+  Status closed = CloseCursors();
+  if (s.ok()) s = closed;
   if (s.ok()) {
     s = txn.Commit();
   } else {
@@ -64,9 +69,42 @@ Status FrontierImpl::RunWrite(TxnBody body) {
   return s;
 }
 
+Status FrontierImpl::TxnCursor(DbTxn* t, bdb::Database* db, bdb::Cursor* c,
+                               bdb::Cursor** out) {
+  *out = nullptr;
+  if (t == nullptr || t != cursors_.txn) return Status::OK();
+  if (!c->is_open()) {
+    Status s = c->Open(db, t);
+    if (!s.ok()) return s;
+  }
+  *out = c;
+  return Status::OK();
+}
+
+Status FrontierImpl::CloseCursors() {
+  Status result;
+  for (bdb::Cursor* c : {&cursors_.urls, &cursors_.queue, &cursors_.timers,
+                         &cursors_.sites}) {
+    Status s = c->Close();
+    if (result.ok()) result = s;
+  }
+  cursors_.txn = nullptr;
+  cursors_.urls_at.reset();
+  return result;
+}
+
 Status FrontierImpl::LoadUrl(DbTxn* t, const UrlKey& key, UrlRecord* rec) {
+  bdb::Cursor* c = nullptr;
+  Status s = TxnCursor(t, &urls_, &cursors_.urls, &c);
+  if (!s.ok()) return s;
   std::string value;
-  Status s = urls_.Get(t, EncodeUrlKey(key), &value);
+  if (c != nullptr) {
+    cursors_.urls_at.reset();
+    s = c->Find(EncodeUrlKey(key), &value);
+    if (s.ok()) cursors_.urls_at = key;
+  } else {
+    s = urls_.Get(t, EncodeUrlKey(key), &value);
+  }
   if (!s.ok()) return s;
   if (!DecodeUrlRecord(value, rec)) {
     return Status::Corruption("undecodable URL record");
@@ -76,7 +114,15 @@ Status FrontierImpl::LoadUrl(DbTxn* t, const UrlKey& key, UrlRecord* rec) {
 
 Status FrontierImpl::StoreUrl(DbTxn* t, const UrlKey& key,
                               const UrlRecord& rec) {
-  return urls_.Put(t, EncodeUrlKey(key), EncodeUrlRecord(rec));
+  bdb::Cursor* c = nullptr;
+  Status s = TxnCursor(t, &urls_, &cursors_.urls, &c);
+  if (!s.ok()) return s;
+  if (c == nullptr) return urls_.Put(t, EncodeUrlKey(key), EncodeUrlRecord(rec));
+  if (cursors_.urls_at == key) return c->PutCurrent(EncodeUrlRecord(rec));
+  cursors_.urls_at.reset();
+  s = c->Put(EncodeUrlKey(key), EncodeUrlRecord(rec));
+  if (s.ok()) cursors_.urls_at = key;
+  return s;
 }
 
 namespace {
@@ -92,8 +138,12 @@ Status FrontierImpl::LoadSite(DbTxn* t, uint64_t site_fp, SiteRecord* rec) {
     *rec = it->second;
     return Status::OK();
   }
+  bdb::Cursor* c = nullptr;
+  Status s = TxnCursor(t, &sites_, &cursors_.sites, &c);
+  if (!s.ok()) return s;
   std::string value;
-  Status s = sites_.Get(t, EncodeSiteKey(site_fp), &value);
+  s = c != nullptr ? c->Find(EncodeSiteKey(site_fp), &value)
+                   : sites_.Get(t, EncodeSiteKey(site_fp), &value);
   if (!s.ok()) return s;
   if (!DecodeSiteRecord(value, rec)) {
     return Status::Corruption("undecodable site record");
@@ -108,10 +158,16 @@ void FrontierImpl::StoreSite(uint64_t site_fp, const SiteRecord& rec) {
 }
 
 Status FrontierImpl::WriteDirtySites(DbTxn* t) {
+  if (dirty_sites_.empty()) return Status::OK();
+  bdb::Cursor* c = nullptr;
+  Status s = TxnCursor(t, &sites_, &cursors_.sites, &c);
   for (const auto& [site_fp, rec] : dirty_sites_) {
-    Status s = sites_.Put(t, EncodeSiteKey(site_fp), EncodeSiteRecord(rec));
     if (!s.ok()) return s;
+    s = c != nullptr
+            ? c->Put(EncodeSiteKey(site_fp), EncodeSiteRecord(rec))
+            : sites_.Put(t, EncodeSiteKey(site_fp), EncodeSiteRecord(rec));
   }
+  if (!s.ok()) return s;
   // Cached only once written: an aborted transaction leaves the cache as
   // the disk is.
   for (auto& [site_fp, rec] : dirty_sites_) {
@@ -167,7 +223,11 @@ Status FrontierImpl::Enqueue(DbTxn* t, const UrlKey& key, UrlRecord* rec,
     head_changes_[rec->site_fp] = std::nullopt;  // unknown: read it later
   }
   site->queued++;
-  return queue_.Put(t, EncodeQueueKey(rec->site_fp, pos), "");
+  bdb::Cursor* c = nullptr;
+  Status s = TxnCursor(t, &queue_, &cursors_.queue, &c);
+  if (!s.ok()) return s;
+  return c != nullptr ? c->Put(EncodeQueueKey(rec->site_fp, pos), "")
+                      : queue_.Put(t, EncodeQueueKey(rec->site_fp, pos), "");
 }
 
 Status FrontierImpl::Dequeue(DbTxn* t, const UrlKey& key, const UrlRecord& rec,
@@ -175,17 +235,46 @@ Status FrontierImpl::Dequeue(DbTxn* t, const UrlKey& key, const UrlRecord& rec,
   if (site->queued > 0) site->queued--;
   const QueuePos pos = PosOf(rec, key);
   std::optional<QueuePos> head = KnownHead(rec.site_fp);
-  if (!head || *head == pos) head_changes_[rec.site_fp] = std::nullopt;
-  return queue_.Delete(t, EncodeQueueKey(rec.site_fp, pos));
+  const bool was_head = head && *head == pos;
+  if (!head || was_head) head_changes_[rec.site_fp] = std::nullopt;
+  bdb::Cursor* c = nullptr;
+  Status s = TxnCursor(t, &queue_, &cursors_.queue, &c);
+  if (!s.ok()) return s;
+  if (c == nullptr) return queue_.Delete(t, EncodeQueueKey(rec.site_fp, pos));
+  s = c->Find(EncodeQueueKey(rec.site_fp, pos), nullptr);
+  if (s.ok()) s = c->DeleteCurrent();
+  if (!s.ok() || !was_head || site->queued == 0) return s;
+  // The head was the site's smallest key, so the next key, if it is the
+  // same site's, is the new head: one step instead of a seek later.
+  std::string next;
+  Status ns = c->Next(&next, nullptr);
+  uint64_t next_site = 0;
+  QueuePos next_pos;
+  if (ns.ok() && DecodeQueueKey(next, &next_site, &next_pos) &&
+      next_site == rec.site_fp) {
+    head_changes_[rec.site_fp] = next_pos;
+  } else if (!ns.ok() && !ns.IsNotFound()) {
+    return ns;
+  }
+  return Status::OK();
 }
 
 Status FrontierImpl::AddTimer(DbTxn* t, int64_t due_ms, const UrlKey& key) {
   if (!timer_min_ || due_ms < *timer_min_) timer_min_ = due_ms;
-  return timers_.Put(t, EncodeTimerKey(due_ms, key), "");
+  bdb::Cursor* c = nullptr;
+  Status s = TxnCursor(t, &timers_, &cursors_.timers, &c);
+  if (!s.ok()) return s;
+  return c != nullptr ? c->Put(EncodeTimerKey(due_ms, key), "")
+                      : timers_.Put(t, EncodeTimerKey(due_ms, key), "");
 }
 
 Status FrontierImpl::RemoveTimer(DbTxn* t, int64_t due_ms, const UrlKey& key) {
-  return timers_.Delete(t, EncodeTimerKey(due_ms, key));
+  bdb::Cursor* c = nullptr;
+  Status s = TxnCursor(t, &timers_, &cursors_.timers, &c);
+  if (!s.ok()) return s;
+  if (c == nullptr) return timers_.Delete(t, EncodeTimerKey(due_ms, key));
+  s = c->Find(EncodeTimerKey(due_ms, key), nullptr);
+  return s.ok() ? c->DeleteCurrent() : s;
 }
 
 Status FrontierImpl::EndLease(DbTxn* t, const UrlKey& key,
@@ -196,11 +285,17 @@ Status FrontierImpl::EndLease(DbTxn* t, const UrlKey& key,
 
 StatusOr<std::optional<QueuePos>> FrontierImpl::QueueHead(DbTxn* t,
                                                           uint64_t site_fp) {
-  bdb::Cursor cursor;
-  Status s = cursor.Open(&queue_, t);
+  bdb::Cursor* c = nullptr;
+  Status s = TxnCursor(t, &queue_, &cursors_.queue, &c);
   if (!s.ok()) return s;
+  bdb::Cursor own;
+  if (c == nullptr) {
+    s = own.Open(&queue_, t);
+    if (!s.ok()) return s;
+    c = &own;
+  }
   std::string key;
-  s = cursor.Seek(QueueSitePrefix(site_fp), &key, nullptr);
+  s = c->Seek(QueueSitePrefix(site_fp), &key, nullptr);
   if (s.IsNotFound()) return std::optional<QueuePos>();
   if (!s.ok()) return s;
   uint64_t found_site = 0;
