@@ -18,7 +18,20 @@ void SiteScheduler::Unlink(uint64_t site_fp, const Entry& e) {
 void SiteScheduler::Place(uint64_t site_fp, const Placement& p,
                           int64_t now_ms) {
   auto it = entries_.find(site_fp);
-  if (it != entries_.end()) Unlink(site_fp, it->second);
+  if (it != entries_.end()) {
+    // Most calls (a CONFIRM, a link added behind the head) leave the site
+    // where it is: skip the set updates then.
+    const Entry& e = it->second;
+    const Where where = !p.head              ? Where::kBlocked
+                        : p.at_lease_cap     ? Where::kBlocked
+                        : p.next_allowed_ms > now_ms ? Where::kWaiting
+                                                     : Where::kReady;
+    if (p.head && *p.head == e.head && where == e.where &&
+        (where != Where::kWaiting || e.at_ms == p.next_allowed_ms)) {
+      return;
+    }
+    Unlink(site_fp, e);
+  }
   if (!p.head) {
     if (it != entries_.end()) entries_.erase(it);
     return;
