@@ -87,6 +87,12 @@ class Connection {
   // True once the connection is on the loop's "has output" list this pass.
   bool output_listed() const { return output_listed_; }
   void set_output_listed(bool listed) { output_listed_ = listed; }
+  // fsync always: pending() holds replies that wait for the log to be
+  // synced up to held_until() (a commit sequence number; 0 = not held).
+  // Meanwhile the connection's further input is buffered, not executed, so
+  // its replies keep their order.
+  uint64_t held_until() const { return held_until_; }
+  void set_held_until(uint64_t seq) { held_until_ = seq; }
   // Hands pending() to the socket and clears it.
   void ReleasePending();
   // Discards pending() unsent.
@@ -115,6 +121,7 @@ class Connection {
   size_t input_pos_ = 0;  // first unparsed byte of input_
   std::string pending_;
   bool output_listed_ = false;
+  uint64_t held_until_ = 0;
   int64_t soft_limit_since_ms_ = 0;
 };
 

@@ -55,6 +55,9 @@ Server::Server(Config& config, Frontier& frontier, ServerStats& stats)
                                            [this] { RunClientsCron(); });
   write_retry_timer_ = std::make_unique<Timer>(base, Timer::Kind::kPeriodic,
                                                [this] { RunWriteRetry(); });
+  syncer_ = std::make_unique<LogSyncer>(
+      base, frontier_,
+      [this](uint64_t seq, const Status& status) { OnSynced(seq, status); });
   for (int sig : {SIGTERM, SIGINT}) {
     EventPtr ev(evsignal_new(base, sig, &Server::OnSignal, this));
     event_add(ev.get(), nullptr);
@@ -126,6 +129,21 @@ bool Server::Run() {
       BeginShutdown(false, "event loop failure");
     }
     AfterPass();
+  }
+  // Replies still waiting for a sync: sync here instead, then send them.
+  syncer_->Stop();
+  if (!held_.empty()) {
+    std::vector<uint64_t> held;
+    held.swap(held_);
+    Status s = frontier_.FlushLog();
+    ++stats_.log_flushes;
+    if (s.ok()) {
+      for (uint64_t id : held) {
+        if (Connection* conn = Find(id)) ReleaseHeld(*conn);
+      }
+    } else {
+      DropUnsynced(held, s);
+    }
   }
   DrainOutputs();
   return nosave_;
@@ -211,7 +229,8 @@ void Server::OnReadable(Connection& conn) {
 
 void Server::OnDrained(Connection& conn) {
   conn.info().last_interaction_ms = NowMs();
-  if (conn.state() == Connection::State::kClosing && conn.unsent_bytes() == 0) {
+  if (conn.state() == Connection::State::kClosing &&
+      conn.unsent_bytes() == 0 && conn.held_until() == 0) {
     Close(conn);
   }
 }
@@ -239,7 +258,8 @@ void Server::OnSignal(evutil_socket_t sig, short, void* arg) {
 // --- Executing commands --------------------------------------------------
 
 void Server::ProcessInput(Connection& conn) {
-  while (conn.state() == Connection::State::kOpen && !stopping_) {
+  while (conn.state() == Connection::State::kOpen && conn.held_until() == 0 &&
+         !stopping_) {
     RespParser::Result r = conn.NextCommand();
     if (r == RespParser::Result::kNeedMore) break;
     if (r == RespParser::Result::kError) {
@@ -318,7 +338,11 @@ void Server::AfterPass() {
   commit_seq_after_pass_ = seq;
   if (config_.fsync == FsyncPolicy::kAlways && frontier_.HasUnflushedCommits() &&
       !with_output_.empty() && (committed || !refused)) {
-    FlushPass();
+    if (syncer_->ok()) {
+      HoldForSync();
+    } else {
+      FlushPass();
+    }
   }
   ReleaseReplies();
   ReapClosed();
@@ -359,32 +383,110 @@ void Server::ExpireBlocked(int64_t now_ms) {
   }
 }
 
+void Server::HoldForSync() {
+  if (frontier_.commit_seq() > written_seq_) {
+    StatusOr<uint64_t> written = frontier_.WriteLog();
+    if (!written.ok()) {
+      stats_.last_flush_ok = false;
+      DropUnsynced(with_output_, written.status());
+      with_output_.clear();
+      return;
+    }
+    written_seq_ = *written;
+    syncer_->Request(written_seq_);
+  }
+  // Everything committed may be durable already (a checkpoint synced it).
+  if (!frontier_.HasUnflushedCommits()) return;
+  // These replies wait for every commit made so far, not only their own:
+  // a read must not report a write that a crash could still undo.
+  for (uint64_t id : with_output_) {
+    Connection* conn = Find(id);
+    if (conn == nullptr) continue;
+    conn->set_output_listed(false);
+    if (conn->state() == Connection::State::kClosed) {
+      conn->DropPending();
+      continue;
+    }
+    if (conn->held_until() == 0) held_.push_back(id);
+    conn->set_held_until(std::max(conn->held_until(), written_seq_));
+  }
+  with_output_.clear();
+}
+
+void Server::OnSynced(uint64_t seq, const Status& status) {
+  ++stats_.log_flushes;
+  stats_.last_flush_ok = status.ok();
+  std::vector<uint64_t> covered;
+  std::vector<uint64_t> waiting;
+  for (uint64_t id : held_) {
+    Connection* conn = Find(id);
+    if (conn == nullptr) continue;
+    (conn->held_until() <= seq ? covered : waiting).push_back(id);
+  }
+  held_.swap(waiting);
+  if (!status.ok()) {
+    DropUnsynced(covered, status);
+    return;
+  }
+  durable_seq_ = std::max(durable_seq_, seq);
+  for (uint64_t id : covered) {
+    if (Connection* conn = Find(id)) ReleaseHeld(*conn);
+  }
+}
+
+void Server::ReleaseHeld(Connection& conn) {
+  conn.set_held_until(0);
+  if (conn.state() == Connection::State::kClosed) {
+    conn.DropPending();
+    return;
+  }
+  const int64_t now = NowMs();
+  conn.ReleasePending();
+  conn.info().last_interaction_ms = now;
+  if (EnforceOutputLimit(conn, now)) return;
+  if (conn.state() == Connection::State::kClosing &&
+      conn.unsent_bytes() == 0) {
+    Close(conn);
+  } else if (conn.state() == Connection::State::kOpen &&
+             conn.unparsed_bytes() > 0) {
+    // What it sent while its replies were held runs in the next pass.
+    to_resume_.push_back(conn.id());
+    resume_timer_->Fire();
+  }
+}
+
 bool Server::FlushPass() {
   Status s = frontier_.FlushLog();
   ++stats_.log_flushes;
   stats_.last_flush_ok = s.ok();
   if (s.ok()) return true;
-  // The pass's transactions committed but are not durable, and a commit
-  // cannot be taken back. Sending the replies would acknowledge writes a
-  // crash could lose, and an error reply would be a lie too (the change
-  // may well survive). So these clients are disconnected without any
-  // reply: to them it looks like a lost connection, and well-behaved
-  // clients retry (every frontier verb is safe to repeat). Storage still
-  // reports unflushed commits, so the next pass with replies flushes again
-  // before answering.
+  DropUnsynced(with_output_, s);
+  with_output_.clear();
+  return false;
+}
+
+void Server::DropUnsynced(const std::vector<uint64_t>& ids,
+                          const Status& why) {
+  // These clients' transactions committed but are not durable, and a
+  // commit cannot be taken back. Sending the replies would acknowledge
+  // writes a crash could lose, and an error reply would be a lie too (the
+  // change may well survive). So they are disconnected without any reply:
+  // to them it looks like a lost connection, and well-behaved clients
+  // retry (every frontier verb is safe to repeat). Storage still reports
+  // unflushed commits, so the next pass with replies syncs again before
+  // answering.
   Log(LogLevel::kWarning,
       "Log flush failed: %s. Closing %zu client(s) without their replies "
       "(their commands committed but are not known to be durable)",
-      s.ToString().c_str(), with_output_.size());
-  for (uint64_t id : with_output_) {
+      why.ToString().c_str(), ids.size());
+  for (uint64_t id : ids) {
     if (Connection* conn = Find(id)) {
       conn->set_output_listed(false);
+      conn->set_held_until(0);
       conn->DropPending();
       Close(*conn);
     }
   }
-  with_output_.clear();
-  return false;
 }
 
 void Server::ReleaseReplies() {

@@ -5,12 +5,14 @@
 //   while (!stopping) { event_base_loop(base, EVLOOP_ONCE); AfterPass(); }
 //
 // Every command read during a pass executes at once (its transaction
-// commits without syncing); AfterPass() then serves waiting BPOP clients,
-// makes the pass durable with one FlushLog() (fsync always), and only then
-// releases the pass's replies to the sockets. docs/event-loop.md has the
+// commits without syncing); AfterPass() then serves waiting BPOP clients
+// and, with fsync always, writes the log and hands its sync to the
+// LogSyncer thread: the pass's replies are held until that sync is done,
+// while the loop goes on with other clients. docs/event-loop.md has the
 // whole design.
 //
-// Not thread-safe; everything runs on the thread that calls Run().
+// Not thread-safe; everything but the LogSyncer's fsync runs on the
+// thread that calls Run().
 #pragma once
 
 #include <cstdint>
@@ -24,6 +26,7 @@
 #include "server/connection.h"
 #include "server/connection_type.h"
 #include "server/libevent_ptr.h"
+#include "server/log_syncer.h"
 #include "server/server_stats.h"
 #include "server/slowlog.h"
 #include "server/timer.h"
@@ -93,9 +96,22 @@ class Server : private ConnectionEvents, private ServerControl {
   void AfterPass();
   void ServeBlocked(int64_t now_ms);
   void ExpireBlocked(int64_t now_ms);
-  // fsync always: one FlushLog() for the pass. False if it failed (the
-  // pass's replies have then been dropped and their clients closed).
+  // fsync always: writes the log if the pass committed, asks the syncer
+  // to sync it, and moves the pass's connections with output from
+  // with_output_ to held_ (unless everything is durable already).
+  void HoldForSync();
+  // The LogSyncer finished syncing up to `seq`: release the held replies
+  // it covers, or, if it failed, close their clients without them.
+  void OnSynced(uint64_t seq, const Status& status);
+  // Releases `conn`'s held replies and resumes its buffered input.
+  void ReleaseHeld(Connection& conn);
+  // fsync always without the syncer (and at shutdown): one FlushLog() for
+  // the pass. False if it failed (the pass's replies have then been
+  // dropped and their clients closed).
   bool FlushPass();
+  // Closes the clients in `ids` without their replies: their commands
+  // committed but are not known to be durable (`why` failed).
+  void DropUnsynced(const std::vector<uint64_t>& ids, const Status& why);
   void ReleaseReplies();
   void ReapClosed();
   void ArmWakeTimer(int64_t now_ms);
@@ -162,6 +178,13 @@ class Server : private ConnectionEvents, private ServerControl {
   std::vector<uint64_t> with_output_;
   std::vector<uint64_t> closed_;
   std::vector<uint64_t> to_resume_;
+  // fsync always: connections whose replies wait for a log sync (see
+  // Connection::held_until), the newest commit sequence number written to
+  // the log for them, and the newest known durable.
+  std::vector<uint64_t> held_;
+  uint64_t written_seq_ = 0;
+  uint64_t durable_seq_ = 0;
+  std::unique_ptr<LogSyncer> syncer_;  // after base_: its event uses it
 
   bool stopping_ = false;
   bool nosave_ = false;

@@ -152,12 +152,12 @@ Status Txn::Begin(DbEnv* env) {
   return FromDb(env->txn_begin(nullptr, &txn_, 0), "txn_begin");
 }
 
-Status Txn::Commit() {
+Status Txn::Commit(u_int32_t flags) {
   DbTxn* t = txn_;
   txn_ = nullptr;
   if (t == nullptr) return Status::IOError("commit: no transaction");
   // DbTxn::commit frees the handle whatever it returns.
-  return FromDb(t->commit(0), "txn commit");
+  return FromDb(t->commit(flags), "txn commit");
 }
 
 void Txn::Abort() {

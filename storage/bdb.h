@@ -68,7 +68,7 @@ class Txn {
   Status Begin(DbEnv* env);
   // Commits with the environment's sync policy. The handle is spent either
   // way; on failure the transaction is aborted.
-  Status Commit();
+  Status Commit(u_int32_t flags = 0);
   void Abort();
   DbTxn* get() const { return txn_; }
 

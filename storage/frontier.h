@@ -6,11 +6,13 @@
 // sockets or RESP. Every mutating call is one Berkeley DB transaction: it
 // either happens whole or not at all (an error leaves nothing changed).
 // Commits do not wait for the disk; the caller makes them durable with
-// FlushLog() before acknowledging (group commit), or relies on the fsync
-// policy it chose. All times are milliseconds since the Unix epoch, passed
+// FlushLog(), or WriteLog() and then SyncLog() on a thread of its own,
+// before acknowledging (group commit), or relies on the fsync policy it
+// chose. All times are milliseconds since the Unix epoch, passed
 // in by the caller so that tests control the clock.
 //
-// Not thread-safe: one event loop owns one Frontier.
+// Not thread-safe: one event loop owns one Frontier. SyncLog() alone may
+// run on another thread.
 #pragma once
 
 #include <cstdint>
@@ -167,6 +169,18 @@ class Frontier {
   // durable when it returns OK. Returns at once if nothing was committed
   // since the last flush (an idle POP costs no fsync).
   virtual Status FlushLog() = 0;
+  // FlushLog() in two steps, so that a server can run the fsync on another
+  // thread while its loop goes on committing (fsync always):
+  //
+  // WriteLog() hands every commit so far to the operating system, without
+  // syncing, and returns the commit_seq() that this covers. Loop thread.
+  virtual StatusOr<uint64_t> WriteLog() = 0;
+  // SyncLog(seq) makes durable what WriteLog() returned `seq` for (and
+  // anything written after it): it fdatasyncs the log files itself, not
+  // through Berkeley DB, and is the one call that may run on another
+  // thread, concurrently with the others. At most one SyncLog() at a time.
+  // A failure is recorded as by FlushLog() (see WriteStatus()).
+  virtual Status SyncLog(uint64_t seq) = 0;
   // True if a transaction committed since the last successful FlushLog()
   // (or RetryWrites()): what an fsync would make durable.
   virtual bool HasUnflushedCommits() const = 0;

@@ -76,7 +76,9 @@ class FrontierImpl final : public Frontier {
   bool HasUnflushedCommits() const override {
     return flushed_seq_.load() < commit_seq_.load();
   }
-  Status FlushLog() override;
+  Status FlushLog() override;                      // frontier_log.cc
+  StatusOr<uint64_t> WriteLog() override;           // frontier_log.cc
+  Status SyncLog(uint64_t seq) override;            // frontier_log.cc
   Status Checkpoint() override;
   Status Close(bool skip_checkpoint) override;
   Status WriteStatus() const override;  // frontier_recovery.cc
@@ -126,8 +128,9 @@ class FrontierImpl final : public Frontier {
   // transaction (a MADD's links mostly share one site).
   void StoreSite(uint64_t site_fp, const SiteRecord& rec);
   Status WriteDirtySites(DbTxn* t);
-  // Writes the counters record in a transaction of its own.
-  Status SaveCounters();
+  // Writes the counters record in a transaction of its own, committed
+  // with `commit_flags`.
+  Status SaveCounters(u_int32_t commit_flags = 0);
   QueuePos PosOf(const UrlRecord& rec, const UrlKey& key) const;
   Status Enqueue(DbTxn* t, const UrlKey& key, UrlRecord* rec,
                  SiteRecord* site);
@@ -209,6 +212,14 @@ class FrontierImpl final : public Frontier {
   std::atomic<uint64_t> flushed_seq_{0};
   // commit_seq_ just after the counters record was last written.
   uint64_t counters_saved_seq_ = 0;
+  // WriteLog()/SyncLog(): the newest log file WriteLog() wrote to, and,
+  // under sync_mu_ (SyncLog's thread), the newest one synced and the
+  // descriptor SyncLog keeps open on the current one.
+  std::atomic<uint32_t> written_file_{0};
+  std::mutex sync_mu_;
+  uint32_t synced_file_ = 0;
+  uint32_t sync_fd_file_ = 0;
+  int sync_fd_ = -1;
   // The first write failure since the last successful RetryWrites() (see
   // WriteStatus()). The flag is the lock-free fast path; the Status is
   // guarded by the mutex because FlushLog() may fail on another thread.

@@ -136,6 +136,16 @@ Status FrontierImpl::OpenEnvironment(int64_t start) {
                   "open environment in '" + opts_.dir + "'");
   if (!s.ok()) return s;
   closed_ = false;
+  {
+    // Recovery leaves the log durable: SyncLog() starts from this file.
+    DB_LOG_STAT* st = nullptr;
+    s = bdb::FromDb(env->log_stat(&st, 0), "log_stat");
+    if (!s.ok()) return s;
+    std::lock_guard<std::mutex> lock(sync_mu_);
+    synced_file_ = st->st_cur_file;
+    written_file_.store(st->st_cur_file);
+    free(st);
+  }
 
   s = urls_.Open(env, "urls.db", 8192);
   if (s.ok()) s = queue_.Open(env, "queue.db", 0);
@@ -263,31 +273,6 @@ uint64_t FrontierImpl::DataBytes() const {
   return total;
 }
 
-Status FrontierImpl::FlushLog() {
-  if (closed_) return Status::IOError("frontier is closed");
-  const uint64_t target = commit_seq_.load(std::memory_order_acquire);
-  if (flushed_seq_.load(std::memory_order_acquire) >= target) {
-    return Status::OK();  // nothing committed since the last flush
-  }
-  // The counters record rides on the same flush, so it is current for
-  // every acknowledged write. A failure to save it loses nothing: the
-  // next flush or checkpoint saves it again.
-  if (counters_saved_seq_ != target && SaveCounters().ok()) {
-    counters_saved_seq_ = commit_seq_.load(std::memory_order_acquire);
-  }
-  const uint64_t durable = commit_seq_.load(std::memory_order_acquire);
-  Status s = bdb::FromDb(env_->log_flush(nullptr), "log_flush");
-  if (s.ok()) {
-    uint64_t seen = flushed_seq_.load();
-    while (seen < durable &&
-           !flushed_seq_.compare_exchange_weak(seen, durable)) {
-    }
-  } else {
-    NoteWriteFailure(s);
-  }
-  return s;
-}
-
 Status FrontierImpl::Checkpoint() {
   if (closed_) return Status::IOError("frontier is closed");
   Status s;
@@ -329,6 +314,12 @@ Status FrontierImpl::Close(bool skip_checkpoint) {
   }
   env_.reset();
   closed_ = true;
+  {
+    std::lock_guard<std::mutex> lock(sync_mu_);
+    if (sync_fd_ >= 0) ::close(sync_fd_);
+    sync_fd_ = -1;
+    sync_fd_file_ = 0;
+  }
   if (lock_fd_ >= 0) {
     ::close(lock_fd_);
     lock_fd_ = -1;

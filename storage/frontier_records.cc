@@ -177,12 +177,12 @@ Status FrontierImpl::WriteDirtySites(DbTxn* t) {
   return Status::OK();
 }
 
-Status FrontierImpl::SaveCounters() {
+Status FrontierImpl::SaveCounters(u_int32_t commit_flags) {
   bdb::Txn txn;
   Status s = txn.Begin(env_.get());
   if (s.ok()) s = meta_.Put(txn.get(), "stats", EncodeStats(stats_));
   if (s.ok()) {
-    s = txn.Commit();
+    s = txn.Commit(commit_flags);
   } else {
     txn.Abort();
   }

@@ -9,6 +9,7 @@
 #include <filesystem>
 #include <set>
 #include <string>
+#include <thread>
 #include <vector>
 
 namespace frontier {
@@ -491,6 +492,31 @@ TEST_F(FrontierTest, OldLayoutIsRefusedWithAReason) {
   ASSERT_FALSE(f.ok());
   EXPECT_NE(f.status().message().find("older frontierd"), std::string::npos)
       << f.status().ToString();
+}
+
+// WriteLog() on the loop thread, SyncLog() on another, while the loop
+// goes on committing: only SyncLog() makes the commits durable.
+TEST_F(FrontierTest, WriteLogThenSyncLogOnAnotherThread) {
+  Open();
+  Add("http://a.com/1");
+  auto written = fr_->WriteLog();
+  ASSERT_TRUE(written.ok()) << written.status().ToString();
+  EXPECT_EQ(*written, fr_->commit_seq());
+  EXPECT_TRUE(fr_->HasUnflushedCommits());  // written, not synced
+  Status synced;
+  std::thread syncer([&] { synced = fr_->SyncLog(*written); });
+  for (int i = 2; i < 50; ++i) Add("http://a.com/" + std::to_string(i));
+  syncer.join();
+  ASSERT_TRUE(synced.ok()) << synced.ToString();
+  EXPECT_TRUE(fr_->HasUnflushedCommits());  // the later adds are not synced
+  written = fr_->WriteLog();
+  ASSERT_TRUE(written.ok());
+  ASSERT_TRUE(fr_->SyncLog(*written).ok());
+  EXPECT_FALSE(fr_->HasUnflushedCommits());
+  ASSERT_TRUE(fr_->Close(/*skip_checkpoint=*/true).ok());
+  Open();
+  EXPECT_EQ(fr_->Stats().urls, 49u);
+  EXPECT_EQ(fr_->Stats().added, 49u);
 }
 
 TEST_F(FrontierTest, LayoutChangeIsRefusedWithAReason) {

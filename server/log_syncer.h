@@ -1,0 +1,66 @@
+// LogSyncer: the thread that makes the transaction log durable with
+// `fsync always`, so that the event loop goes on executing commands while
+// the disk syncs (docs/event-loop.md, "Overlapped group commit").
+//
+// The loop writes the log (Frontier::WriteLog) and asks for the commit
+// sequence number it got to be synced (Request). The thread runs
+// Frontier::SyncLog for the newest number asked for, one sync at a time,
+// so requests made during a sync share the next one. Each finished sync is
+// reported back on the loop thread, through an eventfd watched by the
+// loop, by calling `done(seq, status)`: every commit up to `seq` is durable
+// if status is OK.
+#pragma once
+
+#include <condition_variable>
+#include <cstdint>
+#include <functional>
+#include <mutex>
+#include <thread>
+#include <utility>
+#include <vector>
+
+#include "server/libevent_ptr.h"
+#include "storage/frontier.h"
+
+namespace frontier {
+
+class LogSyncer {
+ public:
+  using Done = std::function<void(uint64_t seq, const Status& status)>;
+
+  // `base` and `frontier` must outlive the syncer; `done` runs on the
+  // loop thread. The thread starts at once.
+  LogSyncer(event_base* base, Frontier& frontier, Done done);
+  // Stop()s.
+  ~LogSyncer();
+  LogSyncer(const LogSyncer&) = delete;
+  LogSyncer& operator=(const LogSyncer&) = delete;
+
+  // False if the loop cannot be woken (no eventfd): use FlushLog instead.
+  bool ok() const { return wake_event_ != nullptr; }
+  // Loop thread: sync at least up to `seq` (a WriteLog() result).
+  void Request(uint64_t seq);
+  // Loop thread: waits for the sync in flight, if any, and ends the
+  // thread. Results not yet reported are dropped. Idempotent.
+  void Stop();
+
+ private:
+  void ThreadMain();
+  static void OnWake(evutil_socket_t fd, short what, void* arg);
+  void Report();
+
+  Frontier& frontier_;
+  Done done_;
+  int wake_fd_ = -1;  // eventfd: the thread writes, the loop reads
+  EventPtr wake_event_;
+
+  std::mutex mu_;
+  std::condition_variable cv_;
+  uint64_t requested_ = 0;  // newest seq asked for (guarded by mu_)
+  uint64_t synced_ = 0;     // newest seq the thread has synced or tried
+  bool stopping_ = false;
+  std::vector<std::pair<uint64_t, Status>> results_;  // not yet reported
+  std::thread thread_;
+};
+
+}  // namespace frontier
