@@ -338,7 +338,10 @@ void Server::AfterPass() {
   commit_seq_after_pass_ = seq;
   if (config_.fsync == FsyncPolicy::kAlways && frontier_.HasUnflushedCommits() &&
       !with_output_.empty() && (committed || !refused)) {
-    if (syncer_->ok()) {
+    // With one client in the pass and none waiting, no one could run
+    // while the fsync does: syncing here saves the two thread hand-offs
+    // (about 45 us per command for a lone client).
+    if (syncer_->ok() && (with_output_.size() > 1 || !held_.empty())) {
       HoldForSync();
     } else {
       FlushPass();
