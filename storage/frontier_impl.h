@@ -102,6 +102,9 @@ class FrontierImpl final : public Frontier {
     std::optional<int> depth;   // the ref's G, if the ref is known
   };
 
+  // SiteOf(host, scope), remembered: libpsl's lookup costs about 12k
+  // instructions, and a page's links mostly share a few hosts. Bounded.
+  const std::string& SiteName(const std::string& host, SiteScope scope);
   // Normalises `url`; InvalidArgument "<what>: <reason>" if refused.
   StatusOr<Resolved> Resolve(std::string_view url, const char* what) const;
   Status LoadRefContext(DbTxn* t, const Resolved& ref, RefContext* out);
@@ -204,6 +207,9 @@ class FrontierImpl final : public Frontier {
   // crawl touches few sites at a time. Bounded; emptied when full and on
   // any aborted transaction (it may hold the aborted writes).
   std::unordered_map<uint64_t, SiteRecord> site_cache_;
+  // SiteName()'s memory, one map per scope (kHost, kDomain).
+  std::unordered_map<std::string, std::string> site_names_[2];
+  std::string record_buf_;  // reused to encode the records written
   // Site records the current transaction changed, not yet written.
   std::unordered_map<uint64_t, SiteRecord> dirty_sites_;
   // Group commit bookkeeping: transactions committed, and how many of them

@@ -22,6 +22,18 @@ StatusOr<FrontierImpl::Resolved> FrontierImpl::Resolve(std::string_view url,
   return r;
 }
 
+namespace {
+constexpr size_t kSiteNamesMax = 1 << 16;
+}  // namespace
+
+const std::string& FrontierImpl::SiteName(const std::string& host,
+                                          SiteScope scope) {
+  auto& names = site_names_[scope == SiteScope::kHost ? 0 : 1];
+  if (auto it = names.find(host); it != names.end()) return it->second;
+  if (names.size() >= kSiteNamesMax) names.clear();
+  return names.emplace(host, SiteOf(host, scope)).first->second;
+}
+
 Status FrontierImpl::RunWrite(TxnBody body) {
   const FrontierStats saved = stats_;
   const std::optional<int64_t> saved_timer_min = timer_min_;
@@ -117,10 +129,11 @@ Status FrontierImpl::StoreUrl(DbTxn* t, const UrlKey& key,
   bdb::Cursor* c = nullptr;
   Status s = TxnCursor(t, &urls_, &cursors_.urls, &c);
   if (!s.ok()) return s;
-  if (c == nullptr) return urls_.Put(t, EncodeUrlKey(key), EncodeUrlRecord(rec));
-  if (cursors_.urls_at == key) return c->PutCurrent(EncodeUrlRecord(rec));
+  EncodeUrlRecord(rec, &record_buf_);
+  if (c == nullptr) return urls_.Put(t, EncodeUrlKey(key), record_buf_);
+  if (cursors_.urls_at == key) return c->PutCurrent(record_buf_);
   cursors_.urls_at.reset();
-  s = c->Put(EncodeUrlKey(key), EncodeUrlRecord(rec));
+  s = c->Put(EncodeUrlKey(key), record_buf_);
   if (s.ok()) cursors_.urls_at = key;
   return s;
 }
@@ -163,9 +176,9 @@ Status FrontierImpl::WriteDirtySites(DbTxn* t) {
   Status s = TxnCursor(t, &sites_, &cursors_.sites, &c);
   for (const auto& [site_fp, rec] : dirty_sites_) {
     if (!s.ok()) return s;
-    s = c != nullptr
-            ? c->Put(EncodeSiteKey(site_fp), EncodeSiteRecord(rec))
-            : sites_.Put(t, EncodeSiteKey(site_fp), EncodeSiteRecord(rec));
+    EncodeSiteRecord(rec, &record_buf_);
+    s = c != nullptr ? c->Put(EncodeSiteKey(site_fp), record_buf_)
+                     : sites_.Put(t, EncodeSiteKey(site_fp), record_buf_);
   }
   if (!s.ok()) return s;
   // Cached only once written: an aborted transaction leaves the cache as

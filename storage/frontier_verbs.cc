@@ -30,7 +30,7 @@ const char* UrlStateName(UrlState state) {
 
 Status FrontierImpl::LoadRefContext(DbTxn* t, const Resolved& ref,
                                     RefContext* out) {
-  out->depth_site = SiteOf(ref.norm.host, opts_.depth_scope);
+  out->depth_site = SiteName(ref.norm.host, opts_.depth_scope);
   UrlRecord rec;
   Status s = LoadUrl(t, ref.key, &rec);
   if (s.ok() && rec.url == ref.norm.url) {
@@ -62,7 +62,7 @@ Status FrontierImpl::AddOne(DbTxn* t, const Resolved& url,
 
   int depth = 1;
   if (ref != nullptr && ref->depth &&
-      SiteOf(url.norm.host, opts_.depth_scope) == ref->depth_site) {
+      SiteName(url.norm.host, opts_.depth_scope) == ref->depth_site) {
     depth = std::min(*ref->depth + 1, kMaxStoredDepth);
   }
   if (opts_.max_depth > 0 && depth > opts_.max_depth) {
@@ -71,7 +71,7 @@ Status FrontierImpl::AddOne(DbTxn* t, const Resolved& url,
     return Status::OK();
   }
 
-  const std::string site_name = SiteOf(url.norm.host, opts_.politeness_scope);
+  const std::string site_name = SiteName(url.norm.host, opts_.politeness_scope);
   const uint64_t site_fp = Fingerprint(site_name);
   SiteRecord site;
   s = LoadSite(t, site_fp, &site);
@@ -436,7 +436,7 @@ Status FrontierImpl::SetSiteDelay(std::string_view site_arg, int64_t delay_ms,
     }
     host = r->norm.host;
   }
-  const std::string name = SiteOf(host, opts_.politeness_scope);
+  const std::string name = SiteName(host, opts_.politeness_scope);
   const uint64_t site_fp = Fingerprint(name);
   return RunWrite([&](DbTxn* t) {
     SiteRecord site;

@@ -6,17 +6,22 @@
 
 namespace frontier {
 
+using coding::EncodeU16;
+using coding::EncodeU64;
 using coding::GetI64;
+using coding::GetSignedVarint;
 using coding::GetU16;
 using coding::GetU64;
-using coding::PutI64;
-using coding::PutU16;
+using coding::GetVarint;
+using coding::GetVarintAs;
+using coding::PutSignedVarint;
 using coding::PutU64;
+using coding::PutVarint;
 
 namespace {
 // Record layouts carry a version byte so that a later format can be told
 // apart from this one.
-constexpr char kUrlRecordV1 = 1;
+constexpr char kUrlRecordV2 = 2;
 constexpr char kSiteRecordV2 = 2;
 constexpr char kStatsV1 = 1;
 }  // namespace
@@ -25,11 +30,10 @@ uint64_t Fingerprint(std::string_view s) {
   return XXH3_64bits(s.data(), s.size());
 }
 
-std::string EncodeUrlKey(const UrlKey& key) {
-  std::string out;
-  out.reserve(kUrlKeySize);
-  PutU64(&out, key.host_fp);
-  PutU64(&out, key.url_fp);
+KeyBytes<kUrlKeySize> EncodeUrlKey(const UrlKey& key) {
+  KeyBytes<kUrlKeySize> out;
+  EncodeU64(out.data, key.host_fp);
+  EncodeU64(out.data + 8, key.url_fp);
   return out;
 }
 
@@ -44,14 +48,13 @@ std::string QueueSitePrefix(uint64_t site_fp) {
   return out;
 }
 
-std::string EncodeQueueKey(uint64_t site_fp, const QueuePos& pos) {
-  std::string out;
-  out.reserve(kQueueKeySize);
-  PutU64(&out, site_fp);
-  PutU16(&out, pos.major);
-  PutU16(&out, pos.minor);
-  PutU64(&out, pos.url.url_fp);
-  PutU64(&out, pos.url.host_fp);
+KeyBytes<kQueueKeySize> EncodeQueueKey(uint64_t site_fp, const QueuePos& pos) {
+  KeyBytes<kQueueKeySize> out;
+  EncodeU64(out.data, site_fp);
+  EncodeU16(out.data + 8, pos.major);
+  EncodeU16(out.data + 10, pos.minor);
+  EncodeU64(out.data + 12, pos.url.url_fp);
+  EncodeU64(out.data + 20, pos.url.host_fp);
   return out;
 }
 
@@ -61,12 +64,11 @@ bool DecodeQueueKey(std::string_view in, uint64_t* site_fp, QueuePos* pos) {
          GetU64(&in, &pos->url.url_fp) && GetU64(&in, &pos->url.host_fp);
 }
 
-std::string EncodeTimerKey(int64_t due_ms, const UrlKey& url) {
-  std::string out;
-  out.reserve(kTimerKeySize);
-  PutI64(&out, due_ms);
-  PutU64(&out, url.host_fp);
-  PutU64(&out, url.url_fp);
+KeyBytes<kTimerKeySize> EncodeTimerKey(int64_t due_ms, const UrlKey& url) {
+  KeyBytes<kTimerKeySize> out;
+  EncodeU64(out.data, static_cast<uint64_t>(due_ms));
+  EncodeU64(out.data + 8, url.host_fp);
+  EncodeU64(out.data + 16, url.url_fp);
   return out;
 }
 
@@ -75,9 +77,9 @@ bool DecodeTimerKey(std::string_view in, int64_t* due_ms, UrlKey* url) {
          GetU64(&in, &url->host_fp) && GetU64(&in, &url->url_fp);
 }
 
-std::string EncodeSiteKey(uint64_t site_fp) {
-  std::string out;
-  PutU64(&out, site_fp);
+KeyBytes<8> EncodeSiteKey(uint64_t site_fp) {
+  KeyBytes<8> out;
+  EncodeU64(out.data, site_fp);
   return out;
 }
 
@@ -100,31 +102,36 @@ UrlState PublicState(StoredState s) {
 
 std::string EncodeUrlRecord(const UrlRecord& r) {
   std::string out;
-  out.reserve(64 + r.url.size());
-  out.push_back(kUrlRecordV1);
-  out.push_back(static_cast<char>(r.state));
-  PutU16(&out, r.depth);
-  PutU16(&out, r.priority);
-  PutU16(&out, r.attempts);
-  PutU64(&out, r.backlinks);
-  PutU64(&out, r.site_fp);
-  PutI64(&out, r.recrawl_ms);
-  PutI64(&out, r.due_ms);
-  PutI64(&out, r.last_fetch_ms);
-  out.append(r.url);
+  EncodeUrlRecord(r, &out);
   return out;
 }
 
+void EncodeUrlRecord(const UrlRecord& r, std::string* out) {
+  out->clear();
+  out->push_back(kUrlRecordV2);
+  out->push_back(static_cast<char>(r.state));
+  PutVarint(out, r.depth);
+  PutVarint(out, r.priority);
+  PutVarint(out, r.attempts);
+  PutVarint(out, r.backlinks);
+  PutU64(out, r.site_fp);  // a fingerprint: varints would not shrink it
+  PutSignedVarint(out, r.recrawl_ms);
+  PutSignedVarint(out, r.due_ms);
+  PutSignedVarint(out, r.last_fetch_ms);
+  out->append(r.url);
+}
+
 bool DecodeUrlRecord(std::string_view in, UrlRecord* r) {
-  if (in.size() < 2 || in[0] != kUrlRecordV1) return false;
+  if (in.size() < 2 || in[0] != kUrlRecordV2) return false;
   auto state = static_cast<uint8_t>(in[1]);
   if (state > static_cast<uint8_t>(StoredState::kDead)) return false;
   r->state = static_cast<StoredState>(state);
   in.remove_prefix(2);
-  if (!(GetU16(&in, &r->depth) && GetU16(&in, &r->priority) &&
-        GetU16(&in, &r->attempts) && GetU64(&in, &r->backlinks) &&
-        GetU64(&in, &r->site_fp) && GetI64(&in, &r->recrawl_ms) &&
-        GetI64(&in, &r->due_ms) && GetI64(&in, &r->last_fetch_ms))) {
+  if (!(GetVarintAs(&in, &r->depth) && GetVarintAs(&in, &r->priority) &&
+        GetVarintAs(&in, &r->attempts) && GetVarint(&in, &r->backlinks) &&
+        GetU64(&in, &r->site_fp) && GetSignedVarint(&in, &r->recrawl_ms) &&
+        GetSignedVarint(&in, &r->due_ms) &&
+        GetSignedVarint(&in, &r->last_fetch_ms))) {
     return false;
   }
   r->url.assign(in.data(), in.size());
@@ -133,27 +140,32 @@ bool DecodeUrlRecord(std::string_view in, UrlRecord* r) {
 
 std::string EncodeSiteRecord(const SiteRecord& r) {
   std::string out;
-  out.reserve(72 + r.name.size());
-  out.push_back(kSiteRecordV2);
-  PutI64(&out, r.delay_ms);
-  PutI64(&out, r.next_allowed_ms);
-  PutU64(&out, r.urls);
-  PutU64(&out, r.queued);
-  PutU64(&out, r.leases);
-  PutU64(&out, r.done);
-  PutU64(&out, r.scheduled);
-  PutU64(&out, r.dead);
-  out.append(r.name);
+  EncodeSiteRecord(r, &out);
   return out;
+}
+
+void EncodeSiteRecord(const SiteRecord& r, std::string* out) {
+  out->clear();
+  out->push_back(kSiteRecordV2);
+  PutSignedVarint(out, r.delay_ms);
+  PutSignedVarint(out, r.next_allowed_ms);
+  PutVarint(out, r.urls);
+  PutVarint(out, r.queued);
+  PutVarint(out, r.leases);
+  PutVarint(out, r.done);
+  PutVarint(out, r.scheduled);
+  PutVarint(out, r.dead);
+  out->append(r.name);
 }
 
 bool DecodeSiteRecord(std::string_view in, SiteRecord* r) {
   if (in.empty() || in[0] != kSiteRecordV2) return false;
   in.remove_prefix(1);
-  if (!(GetI64(&in, &r->delay_ms) && GetI64(&in, &r->next_allowed_ms) &&
-        GetU64(&in, &r->urls) && GetU64(&in, &r->queued) &&
-        GetU64(&in, &r->leases) && GetU64(&in, &r->done) &&
-        GetU64(&in, &r->scheduled) && GetU64(&in, &r->dead))) {
+  if (!(GetSignedVarint(&in, &r->delay_ms) &&
+        GetSignedVarint(&in, &r->next_allowed_ms) && GetVarint(&in, &r->urls) &&
+        GetVarint(&in, &r->queued) && GetVarint(&in, &r->leases) &&
+        GetVarint(&in, &r->done) && GetVarint(&in, &r->scheduled) &&
+        GetVarint(&in, &r->dead))) {
     return false;
   }
   r->name.assign(in.data(), in.size());

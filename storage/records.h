@@ -23,6 +23,14 @@ namespace frontier {
 // 64-bit fingerprint (XXH3) of a normalised URL, host or site name.
 uint64_t Fingerprint(std::string_view s);
 
+// A fixed-size key built on the stack: keys are encoded several times per
+// command, and a std::string of more than 15 bytes would allocate.
+template <size_t N>
+struct KeyBytes {
+  char data[N];
+  operator std::string_view() const { return {data, N}; }  // NOLINT
+};
+
 // U's key: the host's fingerprint first, so one host's URLs share pages.
 struct UrlKey {
   uint64_t host_fp = 0;
@@ -30,7 +38,7 @@ struct UrlKey {
   bool operator==(const UrlKey&) const = default;
 };
 inline constexpr size_t kUrlKeySize = 16;
-std::string EncodeUrlKey(const UrlKey& key);
+KeyBytes<kUrlKeySize> EncodeUrlKey(const UrlKey& key);
 bool DecodeUrlKey(std::string_view in, UrlKey* key);
 
 // The position of a URL inside its site's queue: (G, p) or (p, G), then
@@ -48,15 +56,15 @@ struct QueuePos {
   bool operator==(const QueuePos& o) const = default;
 };
 inline constexpr size_t kQueueKeySize = 8 + 2 + 2 + 16;
-std::string EncodeQueueKey(uint64_t site_fp, const QueuePos& pos);
+KeyBytes<kQueueKeySize> EncodeQueueKey(uint64_t site_fp, const QueuePos& pos);
 std::string QueueSitePrefix(uint64_t site_fp);
 bool DecodeQueueKey(std::string_view in, uint64_t* site_fp, QueuePos* pos);
 
 inline constexpr size_t kTimerKeySize = 8 + 16;
-std::string EncodeTimerKey(int64_t due_ms, const UrlKey& url);
+KeyBytes<kTimerKeySize> EncodeTimerKey(int64_t due_ms, const UrlKey& url);
 bool DecodeTimerKey(std::string_view in, int64_t* due_ms, UrlKey* url);
 
-std::string EncodeSiteKey(uint64_t site_fp);
+KeyBytes<8> EncodeSiteKey(uint64_t site_fp);
 
 // Internal URL states. Both kScheduled* show as "scheduled" to users; the
 // distinction says whether RECRAWL may move the date.
@@ -83,6 +91,8 @@ struct UrlRecord {
   std::string url;
 };
 std::string EncodeUrlRecord(const UrlRecord& r);
+// The same into *out (cleared first): a buffer the caller reuses.
+void EncodeUrlRecord(const UrlRecord& r, std::string* out);
 bool DecodeUrlRecord(std::string_view in, UrlRecord* r);
 
 // A site's politeness state and how many of its URLs are in each state.
@@ -100,6 +110,7 @@ struct SiteRecord {
   uint64_t dead = 0;
 };
 std::string EncodeSiteRecord(const SiteRecord& r);
+void EncodeSiteRecord(const SiteRecord& r, std::string* out);
 bool DecodeSiteRecord(std::string_view in, SiteRecord* r);
 
 // The counters record (all of FrontierStats but ready_sites). Only the

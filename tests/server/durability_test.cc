@@ -279,15 +279,20 @@ class DurabilityCheckpointTest : public FrontierdTest {
 };
 
 TEST_F(DurabilityCheckpointTest, OldLogsAreRemovedAndTheDataStays) {
-  // Enough ADDs to fill more than one log file (tens of MB of log).
-  constexpr int kUrls = 100'000, kBatch = 1000;
+  // ADDs until a second log file exists (tens of MB of log), bounded.
+  constexpr int kMaxUrls = 1'000'000, kBatch = 1000;
+  const std::string second_log = server_->data_dir() + "/log.0000000002";
   auto c = Connect(seconds(30));
-  for (int base = 0; base < kUrls; base += kBatch) {
-    for (int i = base; i < base + kBatch; ++i)
+  int kUrls = 0;
+  while (!std::filesystem::exists(second_log) && kUrls < kMaxUrls) {
+    for (int i = kUrls; i < kUrls + kBatch; ++i)
       c->Append({"ADD", NumberedUrl(i)});
-    for (int i = base; i < base + kBatch; ++i)
+    for (int i = kUrls; i < kUrls + kBatch; ++i)
       ASSERT_EQ(c->GetReply(), Int(1)) << i;
+    kUrls += kBatch;
   }
+  ASSERT_TRUE(std::filesystem::exists(second_log))
+      << kUrls << " ADDs did not fill one log file";
   Stopwatch watch;
   while (LogFiles() > 1 && watch.Elapsed() < seconds(10)) {
     std::this_thread::sleep_for(milliseconds(50));

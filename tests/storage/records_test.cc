@@ -1,0 +1,152 @@
+// The on-disk encodings: records survive a round trip at their extremes,
+// and truncated or foreign bytes are refused (they mean corruption).
+#include "storage/records.h"
+
+#include <gtest/gtest.h>
+
+#include <cstdint>
+#include <limits>
+#include <string>
+
+#include "storage/coding.h"
+
+namespace frontier {
+namespace {
+
+TEST(CodingTest, VarintsRoundTripAtTheirBoundaries) {
+  for (uint64_t v : {uint64_t{0}, uint64_t{127}, uint64_t{128},
+                     uint64_t{16383}, uint64_t{16384}, uint64_t{1} << 63,
+                     std::numeric_limits<uint64_t>::max()}) {
+    std::string buf;
+    coding::PutVarint(&buf, v);
+    std::string_view in = buf;
+    uint64_t got = 1;
+    ASSERT_TRUE(coding::GetVarint(&in, &got)) << v;
+    EXPECT_EQ(got, v);
+    EXPECT_TRUE(in.empty());
+  }
+  for (int64_t v : {int64_t{0}, int64_t{-1}, int64_t{1}, int64_t{-64},
+                    int64_t{1'700'000'000'000},
+                    std::numeric_limits<int64_t>::min(),
+                    std::numeric_limits<int64_t>::max()}) {
+    std::string buf;
+    coding::PutSignedVarint(&buf, v);
+    std::string_view in = buf;
+    int64_t got = 1;
+    ASSERT_TRUE(coding::GetSignedVarint(&in, &got)) << v;
+    EXPECT_EQ(got, v);
+  }
+  std::string small;
+  coding::PutSignedVarint(&small, -1);
+  EXPECT_EQ(small.size(), 1u);  // the common "default delay" costs a byte
+}
+
+TEST(CodingTest, TruncatedAndOversizedVarintsAreRefused) {
+  std::string buf;
+  coding::PutVarint(&buf, uint64_t{1} << 40);
+  std::string_view cut = std::string_view(buf).substr(0, buf.size() - 1);
+  uint64_t v = 0;
+  EXPECT_FALSE(coding::GetVarint(&cut, &v));
+  std::string big;
+  coding::PutVarint(&big, 70000);
+  std::string_view in = big;
+  uint16_t narrow = 0;
+  EXPECT_FALSE(coding::GetVarintAs(&in, &narrow));  // does not fit 16 bits
+}
+
+TEST(RecordsTest, UrlRecordRoundTrips) {
+  UrlRecord r;
+  r.state = StoredState::kScheduledRecrawl;
+  r.depth = std::numeric_limits<uint16_t>::max();
+  r.priority = 9999;
+  r.attempts = 3;
+  r.backlinks = uint64_t{1} << 40;
+  r.site_fp = 0xfedcba9876543210ULL;
+  r.recrawl_ms = 86'400'000;
+  r.due_ms = 1'700'000'123'456;
+  r.last_fetch_ms = 1'699'999'999'999;
+  r.url = "http://example.com/a?b=c";
+  std::string bytes = EncodeUrlRecord(r);
+  UrlRecord back;
+  ASSERT_TRUE(DecodeUrlRecord(bytes, &back));
+  EXPECT_EQ(back.state, r.state);
+  EXPECT_EQ(back.depth, r.depth);
+  EXPECT_EQ(back.priority, r.priority);
+  EXPECT_EQ(back.attempts, r.attempts);
+  EXPECT_EQ(back.backlinks, r.backlinks);
+  EXPECT_EQ(back.site_fp, r.site_fp);
+  EXPECT_EQ(back.recrawl_ms, r.recrawl_ms);
+  EXPECT_EQ(back.due_ms, r.due_ms);
+  EXPECT_EQ(back.last_fetch_ms, r.last_fetch_ms);
+  EXPECT_EQ(back.url, r.url);
+  // A fresh URL's record is small: every byte is logged, often twice.
+  UrlRecord fresh;
+  fresh.url = "http://example.com/";
+  // (2 bytes of version and state, 8 of site fingerprint, 8 varints.)
+  EXPECT_LE(EncodeUrlRecord(fresh).size(), 18 + fresh.url.size());
+}
+
+TEST(RecordsTest, BadUrlRecordsAreRefused) {
+  UrlRecord r;
+  r.url = "http://example.com/";
+  std::string bytes = EncodeUrlRecord(r);
+  UrlRecord back;
+  EXPECT_FALSE(DecodeUrlRecord(bytes.substr(0, 5), &back));  // truncated
+  std::string other_version = bytes;
+  other_version[0] = 1;
+  EXPECT_FALSE(DecodeUrlRecord(other_version, &back));
+  std::string bad_state = bytes;
+  bad_state[1] = 9;
+  EXPECT_FALSE(DecodeUrlRecord(bad_state, &back));
+  r.url.clear();
+  EXPECT_FALSE(DecodeUrlRecord(EncodeUrlRecord(r), &back));  // no URL
+}
+
+TEST(RecordsTest, SiteRecordRoundTrips) {
+  SiteRecord s;
+  s.name = "example.com";
+  s.delay_ms = -1;
+  s.next_allowed_ms = 1'700'000'000'000;
+  s.urls = 5;
+  s.queued = 1;
+  s.leases = 2;
+  s.done = 300;
+  s.scheduled = 4;
+  s.dead = 1;
+  SiteRecord back;
+  ASSERT_TRUE(DecodeSiteRecord(EncodeSiteRecord(s), &back));
+  EXPECT_EQ(back.name, s.name);
+  EXPECT_EQ(back.delay_ms, s.delay_ms);
+  EXPECT_EQ(back.next_allowed_ms, s.next_allowed_ms);
+  EXPECT_EQ(back.urls, s.urls);
+  EXPECT_EQ(back.queued, s.queued);
+  EXPECT_EQ(back.leases, s.leases);
+  EXPECT_EQ(back.done, s.done);
+  EXPECT_EQ(back.scheduled, s.scheduled);
+  EXPECT_EQ(back.dead, s.dead);
+  EXPECT_FALSE(DecodeSiteRecord(EncodeSiteRecord(s).substr(0, 4), &back));
+}
+
+TEST(RecordsTest, KeysSortAsTheirFields) {
+  // Berkeley DB compares keys as bytes: that must be the numeric order.
+  QueuePos a, b;
+  a.major = 1;
+  a.minor = 300;
+  b.major = 2;
+  b.minor = 0;
+  EXPECT_LT(std::string_view(EncodeQueueKey(7, a)),
+            std::string_view(EncodeQueueKey(7, b)));
+  EXPECT_LT(std::string_view(EncodeQueueKey(7, b)),
+            std::string_view(EncodeQueueKey(8, a)));
+  UrlKey u{1, 2};
+  EXPECT_LT(std::string_view(EncodeTimerKey(255, u)),
+            std::string_view(EncodeTimerKey(256, u)));
+  uint64_t site = 0;
+  QueuePos back;
+  ASSERT_TRUE(DecodeQueueKey(EncodeQueueKey(7, a), &site, &back));
+  EXPECT_EQ(site, 7u);
+  EXPECT_EQ(back, a);
+}
+
+}  // namespace
+}  // namespace frontier
