@@ -9,6 +9,7 @@ $SUDO apt-get update -qq
 $SUDO apt-get install -y -qq --no-install-recommends \
   build-essential cmake pkg-config \
   libevent-dev libdb5.3++-dev libssl-dev liburiparser-dev libpsl-dev \
-  libxxhash-dev libhiredis-dev libgtest-dev googletest redis-tools redis-server openssl \
+  libxxhash-dev libjemalloc-dev libhiredis-dev libgtest-dev googletest redis-tools \
+  redis-server openssl \
   clang libclang-rt-14-dev \
   >/dev/null
