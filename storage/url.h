@@ -57,6 +57,13 @@ struct NormalizedUrl {
 // the raw input and to the normalised result. The result borrows nothing.
 StatusOr<NormalizedUrl> NormalizeUrl(std::string_view raw, size_t max_length);
 
+// NormalizeUrl without its fast path for URLs that are plainly normal
+// already (ASCII, no port, escape or dot segment): always through
+// uriparser. The same result for every input; tests and the fuzzer compare
+// the two.
+StatusOr<NormalizedUrl> NormalizeUrlFully(std::string_view raw,
+                                          size_t max_length);
+
 enum class SiteScope { kHost, kDomain };
 
 // The site of `host` under `scope`: the host itself for kHost; for kDomain,

@@ -6,7 +6,9 @@
 //     accepted again, and normalises to itself with the same host
 //     (idempotence: the dedup key of a URL never depends on whether the
 //     client sent it normalised);
-//   - SiteOf accepts the host under both scopes and never returns "".
+//   - SiteOf accepts the host under both scopes and never returns "";
+//   - NormalizeUrl's fast path for plainly normal URLs gives exactly what
+//     the full uriparser path (NormalizeUrlFully) gives, for every input.
 // The first input byte picks a small length limit now and then, so the
 // limit's own paths are exercised too.
 //
@@ -40,6 +42,15 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* bytes, size_t size) {
   std::string_view raw(reinterpret_cast<const char*>(bytes) + 1, size - 1);
 
   auto first = frontier::NormalizeUrl(raw, max_length);
+  auto full = frontier::NormalizeUrlFully(raw, max_length);
+  if (first.ok() != full.ok()) {
+    Die("fast path and full path disagree on acceptance", raw,
+        first.ok() ? full.status().ToString() : first.status().ToString());
+  }
+  if (first.ok() && (first->url != full->url || first->host != full->host)) {
+    Die("fast path and full path disagree", first->url + " " + first->host,
+        full->url + " " + full->host);
+  }
   if (!first.ok()) {
     if (!first.status().IsInvalidArgument() &&
         first.status().code() != frontier::Status::Code::kBusy) {

@@ -364,5 +364,70 @@ TEST(ParseSiteScopeTest, RefusesAnythingElseAndLeavesScopeAlone) {
   EXPECT_EQ(scope, SiteScope::kHost);
 }
 
+// NormalizeUrl skips uriparser for URLs that are plainly normal already.
+// On every one of these spellings, plain or nearly so, it must give exactly
+// what the full path gives (or refuse exactly when it refuses).
+TEST(NormalizeUrlTest, FastPathAgreesWithTheFullPath) {
+  const char* urls[] = {
+      "http://a.com/",
+      "https://www.example.com/a/b?x=1&y=2",
+      "http://a.com/a/b.html?q=a:b@c/d?e",
+      "http://a.com/a//b",
+      "http://a.com/~user/'()*+,;=!$&",
+      "http://a.com/?",
+      "http://a.com/??",
+      "http://a.com/?/../x",
+      "http://a.com/a?./",
+      "http://a.com/.a/..b/...",
+      "http://a.com/a.",
+      "http://a.com/.",
+      "http://a.com/..",
+      "http://a.com/./a",
+      "http://a.com/a/../b",
+      "http://a.com/a/.?x",
+      "http://a.com/a/..?x",
+      "http://a.com/%41",
+      "http://a.com/a%2Fb",
+      "http://a.com/a#frag",
+      "http://a.com/a b",
+      "http://a.com",
+      "http://a.com?x",
+      "http://A.com/",
+      "HTTP://a.com/",
+      "http://a.com:80/",
+      "http://a.com:8080/",
+      "http://u@a.com/",
+      "http://127.0.0.1/",
+      "http://01.02.03.04/",
+      "http://1.2.3.4.5/",
+      "http://0x7f.1/",
+      "http://a..b/",
+      "http://-a-.com/",
+      "http://a.com./",
+      "http://.a.com/",
+      "http://xn--caf-dma.com/",
+      "http://a_b.com/",
+      "http:///a",
+      "http://[::1]/",
+      "https://a.com/a/b/c/d/e/f/g.html?id=123&lang=en",
+  };
+  for (const char* url : urls) {
+    auto fast = NormalizeUrl(url, 8192);
+    auto full = NormalizeUrlFully(url, 8192);
+    ASSERT_EQ(fast.ok(), full.ok()) << url;
+    if (!fast.ok()) {
+      EXPECT_EQ(fast.status().ToString(), full.status().ToString()) << url;
+      continue;
+    }
+    EXPECT_EQ(fast->url, full->url) << url;
+    EXPECT_EQ(fast->host, full->host) << url;
+  }
+}
+
+TEST(NormalizeUrlTest, FastPathKeepsTheLengthLimit) {
+  EXPECT_FALSE(NormalizeUrl("http://a.com/abcdef", 12).ok());
+  EXPECT_TRUE(NormalizeUrl("http://a.com/abcdef", 19).ok());
+}
+
 }  // namespace
 }  // namespace frontier
