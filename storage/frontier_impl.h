@@ -98,13 +98,23 @@ class FrontierImpl final : public Frontier {
   };
   // What depth a link gets from its ref.
   struct RefContext {
-    std::string depth_site;     // SiteOf(ref host, depth-scope)
+    uint64_t depth_site_fp = 0;  // Fingerprint(SiteOf(ref host, depth-scope))
     std::optional<int> depth;   // the ref's G, if the ref is known
   };
 
-  // SiteOf(host, scope), remembered: libpsl's lookup costs about 12k
-  // instructions, and a page's links mostly share a few hosts. Bounded.
-  const std::string& SiteName(const std::string& host, SiteScope scope);
+  // A host's site under some scope: its name and fingerprint.
+  struct SiteOfHost {
+    std::string host;  // to tell two hosts with one fingerprint apart
+    std::string name;
+    uint64_t fp = 0;
+  };
+  // SiteOf(host, scope) and its fingerprint, for `host` whose fingerprint
+  // is `host_fp`. Under kHost that is the host itself; under kDomain it is
+  // remembered: libpsl's lookup costs about 12k instructions, and a
+  // page's links mostly share a few hosts. Bounded. The reference is valid
+  // until the next call.
+  const SiteOfHost& SiteFor(const std::string& host, uint64_t host_fp,
+                            SiteScope scope);
   // Normalises `url`; InvalidArgument "<what>: <reason>" if refused.
   StatusOr<Resolved> Resolve(std::string_view url, const char* what) const;
   Status LoadRefContext(DbTxn* t, const Resolved& ref, RefContext* out);
@@ -207,8 +217,10 @@ class FrontierImpl final : public Frontier {
   // crawl touches few sites at a time. Bounded; emptied when full and on
   // any aborted transaction (it may hold the aborted writes).
   std::unordered_map<uint64_t, SiteRecord> site_cache_;
-  // SiteName()'s memory, one map per scope (kHost, kDomain).
-  std::unordered_map<std::string, std::string> site_names_[2];
+  // SiteFor()'s memory for kDomain, by host fingerprint; and its answer
+  // for kHost.
+  std::unordered_map<uint64_t, SiteOfHost> domain_sites_;
+  SiteOfHost host_site_;
   std::string record_buf_;  // reused to encode the records written
   // Site records the current transaction changed, not yet written.
   std::unordered_map<uint64_t, SiteRecord> dirty_sites_;

@@ -26,12 +26,22 @@ namespace {
 constexpr size_t kSiteNamesMax = 1 << 16;
 }  // namespace
 
-const std::string& FrontierImpl::SiteName(const std::string& host,
-                                          SiteScope scope) {
-  auto& names = site_names_[scope == SiteScope::kHost ? 0 : 1];
-  if (auto it = names.find(host); it != names.end()) return it->second;
-  if (names.size() >= kSiteNamesMax) names.clear();
-  return names.emplace(host, SiteOf(host, scope)).first->second;
+const FrontierImpl::SiteOfHost& FrontierImpl::SiteFor(const std::string& host,
+                                                     uint64_t host_fp,
+                                                     SiteScope scope) {
+  if (scope == SiteScope::kHost) {
+    host_site_.name = host;
+    host_site_.fp = host_fp;  // Fingerprint(host): the same function
+    return host_site_;
+  }
+  auto it = domain_sites_.find(host_fp);
+  if (it != domain_sites_.end() && it->second.host == host) return it->second;
+  if (domain_sites_.size() >= kSiteNamesMax) domain_sites_.clear();
+  SiteOfHost& entry = domain_sites_[host_fp];
+  entry.host = host;
+  entry.name = SiteOf(host, scope);
+  entry.fp = Fingerprint(entry.name);
+  return entry;
 }
 
 Status FrontierImpl::RunWrite(TxnBody body) {

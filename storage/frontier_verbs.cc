@@ -30,7 +30,8 @@ const char* UrlStateName(UrlState state) {
 
 Status FrontierImpl::LoadRefContext(DbTxn* t, const Resolved& ref,
                                     RefContext* out) {
-  out->depth_site = SiteName(ref.norm.host, opts_.depth_scope);
+  out->depth_site_fp =
+      SiteFor(ref.norm.host, ref.key.host_fp, opts_.depth_scope).fp;
   UrlRecord rec;
   Status s = LoadUrl(t, ref.key, &rec);
   if (s.ok() && rec.url == ref.norm.url) {
@@ -62,7 +63,8 @@ Status FrontierImpl::AddOne(DbTxn* t, const Resolved& url,
 
   int depth = 1;
   if (ref != nullptr && ref->depth &&
-      SiteName(url.norm.host, opts_.depth_scope) == ref->depth_site) {
+      SiteFor(url.norm.host, url.key.host_fp, opts_.depth_scope).fp ==
+          ref->depth_site_fp) {
     depth = std::min(*ref->depth + 1, kMaxStoredDepth);
   }
   if (opts_.max_depth > 0 && depth > opts_.max_depth) {
@@ -71,13 +73,14 @@ Status FrontierImpl::AddOne(DbTxn* t, const Resolved& url,
     return Status::OK();
   }
 
-  const std::string site_name = SiteName(url.norm.host, opts_.politeness_scope);
-  const uint64_t site_fp = Fingerprint(site_name);
+  const SiteOfHost& site_of =
+      SiteFor(url.norm.host, url.key.host_fp, opts_.politeness_scope);
+  const uint64_t site_fp = site_of.fp;
   SiteRecord site;
   s = LoadSite(t, site_fp, &site);
   const bool new_site = s.IsNotFound();
   if (!s.ok() && !new_site) return s;
-  if (new_site) site.name = site_name;
+  if (new_site) site.name = site_of.name;
   if (opts_.site_max_urls > 0 && site.urls >= opts_.site_max_urls) {
     stats_.refused++;
     *out = AddOutcome::kRefused;
@@ -436,7 +439,7 @@ Status FrontierImpl::SetSiteDelay(std::string_view site_arg, int64_t delay_ms,
     }
     host = r->norm.host;
   }
-  const std::string name = SiteName(host, opts_.politeness_scope);
+  const std::string name = SiteOf(host, opts_.politeness_scope);
   const uint64_t site_fp = Fingerprint(name);
   return RunWrite([&](DbTxn* t) {
     SiteRecord site;
