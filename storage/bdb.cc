@@ -140,6 +140,18 @@ Status Database::Put(DbTxn* txn, std::string_view key,
   return FromDb(db_->put(txn, &k, &v, 0), name_ + ": put");
 }
 
+Status Database::Insert(DbTxn* txn, std::string_view key,
+                        std::string_view value, bool* inserted) {
+  *inserted = false;
+  if (!db_) return NotOpen(name_);
+  Dbt k = MakeDbt(key);
+  Dbt v = MakeDbt(value);
+  const int rc = db_->put(txn, &k, &v, DB_NOOVERWRITE);
+  if (rc == DB_KEYEXIST) return Status::OK();
+  *inserted = rc == 0;
+  return FromDb(rc, "insert");
+}
+
 Status Database::Delete(DbTxn* txn, std::string_view key) {
   if (!db_) return NotOpen(name_);
   Dbt k = MakeDbt(key);

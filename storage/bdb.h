@@ -45,6 +45,10 @@ class Database {
   // Reads `key` into *value. Returns NotFound if absent.
   Status Get(DbTxn* txn, std::string_view key, std::string* value);
   Status Put(DbTxn* txn, std::string_view key, std::string_view value);
+  // Puts `key` only if it is absent: *inserted says whether it was. One
+  // B-tree search, where a Get and then a Put take two.
+  Status Insert(DbTxn* txn, std::string_view key, std::string_view value,
+                bool* inserted);
   // Deletes `key`; NotFound if it was absent.
   Status Delete(DbTxn* txn, std::string_view key);
 

@@ -124,8 +124,16 @@ class FrontierImpl final : public Frontier {
   // scheduler entries of the sites touched) is restored from disk.
   Status RunWrite(TxnBody body);
 
+  // Adds one URL. `likely_new` picks the order of the work: a URL that is
+  // probably new (ADD) is inserted first, one search instead of a lookup
+  // and then an insert; a link of a page (MADD), usually known already, is
+  // looked up first. The outcome is the same either way.
   Status AddOne(DbTxn* t, const Resolved& url, const RefContext* ref,
-                const AddOptions& options, int64_t now_ms, AddOutcome* out);
+                const AddOptions& options, int64_t now_ms, bool likely_new,
+                AddOutcome* out);
+  // ADD of a URL whose record `rec` is stored: counts a back-link.
+  Status AddKnown(DbTxn* t, const Resolved& url, UrlRecord* rec,
+                  AddOutcome* out);
   Status PopOne(DbTxn* t, int64_t lease_ms, int64_t now_ms,
                 std::vector<std::string>* out, bool* popped);
   // Applies one due Qc entry (its key already deleted).
@@ -136,6 +144,9 @@ class FrontierImpl final : public Frontier {
   // and Corruption if the bytes do not decode.
   Status LoadUrl(DbTxn* t, const UrlKey& key, UrlRecord* rec);
   Status StoreUrl(DbTxn* t, const UrlKey& key, const UrlRecord& rec);
+  // Stores `rec` only if `key` is absent (*inserted says if it was).
+  Status InsertUrl(DbTxn* t, const UrlKey& key, const UrlRecord& rec,
+                   bool* inserted);
   Status LoadSite(DbTxn* t, uint64_t site_fp, SiteRecord* rec);
   // Buffers the record; RunWrite writes each site once, at the end of the
   // transaction (a MADD's links mostly share one site).

@@ -148,6 +148,13 @@ Status FrontierImpl::StoreUrl(DbTxn* t, const UrlKey& key,
   return s;
 }
 
+Status FrontierImpl::InsertUrl(DbTxn* t, const UrlKey& key,
+                               const UrlRecord& rec, bool* inserted) {
+  EncodeUrlRecord(rec, &record_buf_);
+  cursors_.urls_at.reset();  // the insert does not move the cursor here
+  return urls_.Insert(t, EncodeUrlKey(key), record_buf_, inserted);
+}
+
 namespace {
 constexpr size_t kSiteCacheMax = 1 << 16;
 }  // namespace

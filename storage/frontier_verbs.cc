@@ -42,24 +42,37 @@ Status FrontierImpl::LoadRefContext(DbTxn* t, const Resolved& ref,
   return Status::OK();
 }
 
+Status FrontierImpl::AddKnown(DbTxn* t, const Resolved& url, UrlRecord* rec,
+                              AddOutcome* out) {
+  if (rec->url != url.norm.url) {
+    // Two URLs of one host share a 64-bit fingerprint: refuse the new one
+    // loudly rather than merge them.
+    return Status::InvalidArgument(
+        "invalid URL: fingerprint collides with stored URL " + rec->url);
+  }
+  rec->backlinks++;
+  stats_.duplicates++;
+  *out = AddOutcome::kKnown;
+  return StoreUrl(t, url.key, *rec);
+}
+
 Status FrontierImpl::AddOne(DbTxn* t, const Resolved& url,
                             const RefContext* ref, const AddOptions& options,
-                            int64_t now_ms, AddOutcome* out) {
+                            int64_t now_ms, bool likely_new, AddOutcome* out) {
   UrlRecord rec;
-  Status s = LoadUrl(t, url.key, &rec);
-  if (s.ok()) {
-    if (rec.url != url.norm.url) {
-      // Two URLs of one host share a 64-bit fingerprint: refuse the new one
-      // loudly rather than merge them.
-      return Status::InvalidArgument(
-          "invalid URL: fingerprint collides with stored URL " + rec.url);
-    }
-    rec.backlinks++;
-    stats_.duplicates++;
-    *out = AddOutcome::kKnown;
-    return StoreUrl(t, url.key, rec);
+  // A known URL is never refused: when a refusal is due, look first.
+  auto known_or = [&](Status refusal_or_ok) -> Status {
+    if (!likely_new) return refusal_or_ok;
+    Status ls = LoadUrl(t, url.key, &rec);
+    if (ls.ok()) return AddKnown(t, url, &rec, out);
+    if (!ls.IsNotFound()) return ls;
+    return refusal_or_ok;
+  };
+  if (!likely_new) {
+    Status s = LoadUrl(t, url.key, &rec);
+    if (s.ok()) return AddKnown(t, url, &rec, out);
+    if (!s.IsNotFound()) return s;
   }
-  if (!s.IsNotFound()) return s;
 
   int depth = 1;
   if (ref != nullptr && ref->depth &&
@@ -68,23 +81,25 @@ Status FrontierImpl::AddOne(DbTxn* t, const Resolved& url,
     depth = std::min(*ref->depth + 1, kMaxStoredDepth);
   }
   if (opts_.max_depth > 0 && depth > opts_.max_depth) {
-    stats_.refused++;
     *out = AddOutcome::kRefused;
-    return Status::OK();
+    Status s = known_or(Status::OK());
+    if (s.ok() && *out == AddOutcome::kRefused) stats_.refused++;
+    return s;
   }
 
   const SiteOfHost& site_of =
       SiteFor(url.norm.host, url.key.host_fp, opts_.politeness_scope);
   const uint64_t site_fp = site_of.fp;
   SiteRecord site;
-  s = LoadSite(t, site_fp, &site);
+  Status s = LoadSite(t, site_fp, &site);
   const bool new_site = s.IsNotFound();
   if (!s.ok() && !new_site) return s;
   if (new_site) site.name = site_of.name;
   if (opts_.site_max_urls > 0 && site.urls >= opts_.site_max_urls) {
-    stats_.refused++;
     *out = AddOutcome::kRefused;
-    return Status::OK();
+    s = known_or(Status::OK());
+    if (s.ok() && *out == AddOutcome::kRefused) stats_.refused++;
+    return s;
   }
 
   rec = UrlRecord();
@@ -94,8 +109,20 @@ Status FrontierImpl::AddOne(DbTxn* t, const Resolved& url,
   rec.site_fp = site_fp;
   rec.recrawl_ms = std::max<int64_t>(0, options.recrawl_ms.value_or(0));
   rec.url = url.norm.url;
-  s = Enqueue(t, url.key, &rec, &site);
-  if (s.ok()) s = StoreUrl(t, url.key, rec);
+  rec.state = StoredState::kQueued;  // what Enqueue() makes it
+  if (likely_new) {
+    bool inserted = false;
+    s = InsertUrl(t, url.key, rec, &inserted);
+    if (!s.ok()) return s;
+    if (!inserted) {
+      s = LoadUrl(t, url.key, &rec);
+      return s.ok() ? AddKnown(t, url, &rec, out) : s;
+    }
+    s = Enqueue(t, url.key, &rec, &site);
+  } else {
+    s = Enqueue(t, url.key, &rec, &site);
+    if (s.ok()) s = StoreUrl(t, url.key, rec);
+  }
   if (!s.ok()) return s;
   site.urls++;
   CountMove(&site, std::nullopt, StoredState::kQueued);
@@ -132,7 +159,7 @@ StatusOr<AddOutcome> FrontierImpl::Add(std::string_view url,
       if (!rs.ok()) return rs;
     }
     return AddOne(t, *target, source ? &ctx : nullptr, options, now_ms,
-                  &outcome);
+                  /*likely_new=*/true, &outcome);
   });
   if (!s.ok()) return s;
   return outcome;
@@ -167,7 +194,7 @@ StatusOr<std::vector<StatusOr<AddOutcome>>> FrontierImpl::AddMany(
       }
       AddOutcome outcome = AddOutcome::kKnown;
       Status as = AddOne(t, *target, source ? &ctx : nullptr, AddOptions(),
-                         now_ms, &outcome);
+                         now_ms, /*likely_new=*/false, &outcome);
       if (as.IsInvalidArgument()) {
         results.emplace_back(as);
       } else if (!as.ok()) {

@@ -176,6 +176,39 @@ TEST_F(FrontierTest, SiteMaxUrlsIsAVolumeLimit) {
   EXPECT_EQ(Add("http://b.com/1"), AddOutcome::kAdded);
 }
 
+// ADD inserts first and MADD looks up first: both must answer the same,
+// and a known URL is "known" (its back-link counted) even where a new one
+// would be refused.
+TEST_F(FrontierTest, AddAndAddManyAgreeOnKnownNewAndRefused) {
+  opts_.max_depth = 2;
+  opts_.site_max_urls = 3;
+  Open();
+  Add("http://a.com/1");
+  Add("http://a.com/2", "http://a.com/1");  // depth 2
+  // Depth 3 is refused for a new URL, but a known one is just known.
+  EXPECT_EQ(Add("http://a.com/1", "http://a.com/2"), AddOutcome::kKnown);
+  EXPECT_EQ(Add("http://a.com/9", "http://a.com/2"), AddOutcome::kRefused);
+  auto many = fr_->AddMany("http://a.com/2",
+                           {"http://a.com/1", "http://a.com/8"}, now_);
+  ASSERT_TRUE(many.ok());
+  ASSERT_EQ(many->size(), 2u);
+  EXPECT_EQ((*many)[0].value(), AddOutcome::kKnown);
+  EXPECT_EQ((*many)[1].value(), AddOutcome::kRefused);
+  EXPECT_EQ(Info("http://a.com/1").backlinks, 2u);
+  // The site cap: a.com holds 2 of 3; one more, then only known ones.
+  EXPECT_EQ(Add("http://a.com/3"), AddOutcome::kAdded);
+  EXPECT_EQ(Add("http://a.com/4"), AddOutcome::kRefused);
+  EXPECT_EQ(Add("http://a.com/3"), AddOutcome::kKnown);
+  many = fr_->AddMany("", {"http://a.com/3", "http://a.com/5"}, now_);
+  ASSERT_TRUE(many.ok());
+  EXPECT_EQ((*many)[0].value(), AddOutcome::kKnown);
+  EXPECT_EQ((*many)[1].value(), AddOutcome::kRefused);
+  FrontierStats st = fr_->Stats();
+  EXPECT_EQ(st.urls, 3u);
+  EXPECT_EQ(st.refused, 4u);
+  EXPECT_EQ(st.duplicates, 4u);
+}
+
 TEST_F(FrontierTest, BfsOrderIsDepthThenPriority) {
   Open();
   Add("http://a.com/");
