@@ -135,11 +135,15 @@ cleanup() {
 trap cleanup EXIT
 trap 'exit 130' INT TERM
 
-# A port nothing listens on (bash's /dev/tcp connect fails), bounded tries.
+# A port nothing listens on (bash's /dev/tcp connect fails), bounded tries,
+# below the kernel's ephemeral range: a port there may be the local end of
+# one of the bench's own connections, and then the server cannot bind it.
 free_port() {
-  local port
+  local port low=32768
+  read -r low _ < /proc/sys/net/ipv4/ip_local_port_range 2>/dev/null || true
+  [ "$low" -gt 20100 ] || low=32768
   for _ in $(seq 1 200); do
-    port=$(( 20000 + RANDOM % 40000 ))
+    port=$(( 20000 + RANDOM % (low - 20000) ))
     if ! (exec 3<>"/dev/tcp/127.0.0.1/$port") 2>/dev/null; then
       echo "$port"
       return 0
