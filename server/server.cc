@@ -403,13 +403,8 @@ void Server::HoldForSync() {
   // These replies wait for every commit made so far, not only their own:
   // a read must not report a write that a crash could still undo.
   for (uint64_t id : with_output_) {
-    Connection* conn = Find(id);
+    Connection* conn = TakeListed(id);
     if (conn == nullptr) continue;
-    conn->set_output_listed(false);
-    if (conn->state() == Connection::State::kClosed) {
-      conn->DropPending();
-      continue;
-    }
     if (conn->held_until() == 0) held_.push_back(id);
     conn->set_held_until(std::max(conn->held_until(), written_seq_));
   }
@@ -492,16 +487,22 @@ void Server::DropUnsynced(const std::vector<uint64_t>& ids,
   }
 }
 
+Connection* Server::TakeListed(uint64_t id) {
+  Connection* conn = Find(id);
+  if (conn == nullptr) return nullptr;
+  conn->set_output_listed(false);
+  if (conn->state() == Connection::State::kClosed) {
+    conn->DropPending();
+    return nullptr;
+  }
+  return conn;
+}
+
 void Server::ReleaseReplies() {
   const int64_t now = with_output_.empty() ? 0 : NowMs();
   for (uint64_t id : with_output_) {
-    Connection* conn = Find(id);
+    Connection* conn = TakeListed(id);
     if (conn == nullptr) continue;
-    conn->set_output_listed(false);
-    if (conn->state() == Connection::State::kClosed) {
-      conn->DropPending();
-      continue;
-    }
     conn->ReleasePending();
     conn->info().last_interaction_ms = now;
     if (EnforceOutputLimit(*conn, now)) continue;

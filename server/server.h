@@ -113,6 +113,9 @@ class Server : private ConnectionEvents, private ServerControl {
   // committed but are not known to be durable (`why` failed).
   void DropUnsynced(const std::vector<uint64_t>& ids, const Status& why);
   void ReleaseReplies();
+  // A connection of with_output_, taken off that list; nullptr if it is
+  // gone, or closed (its replies are then dropped).
+  Connection* TakeListed(uint64_t id);
   void ReapClosed();
   void ArmWakeTimer(int64_t now_ms);
 
