@@ -39,6 +39,20 @@ class TxnBody {
   Status (*call_)(void*, DbTxn*);
 };
 
+// Empties a map that lives for one transaction. unordered_map::clear()
+// keeps the bucket array and wipes all of it on every later clear(): after
+// the start's scheduler rebuild (an entry per site) that was a memset of
+// megabytes per command, 1 ms each with 1M sites. A large one is replaced.
+template <typename Map>
+void ResetPerTransaction(Map* map) {
+  constexpr size_t kKeepBuckets = 1024;
+  if (map->bucket_count() > kKeepBuckets) {
+    Map().swap(*map);
+  } else {
+    map->clear();
+  }
+}
+
 class FrontierImpl final : public Frontier {
  public:
   explicit FrontierImpl(const FrontierOptions& options);

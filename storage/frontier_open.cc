@@ -218,7 +218,7 @@ Status FrontierImpl::LoadTimerMin(DbTxn* t) {
 Status FrontierImpl::RebuildScheduler() {
   // One pass over the sites (not the URLs): O(sites) at start.
   sched_.Clear();
-  head_changes_.clear();
+  ResetPerTransaction(&head_changes_);
   site_cache_.clear();
   stats_.urls = stats_.queued = stats_.leased = stats_.done = 0;
   stats_.scheduled = stats_.dead = stats_.sites = 0;
@@ -256,7 +256,7 @@ Status FrontierImpl::RebuildScheduler() {
     if (!s.ok()) return s;
   }
   touched_sites_.clear();
-  head_changes_.clear();
+  ResetPerTransaction(&head_changes_);
   return txn.Commit();
 }
 

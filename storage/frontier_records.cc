@@ -48,8 +48,8 @@ Status FrontierImpl::RunWrite(TxnBody body) {
   const FrontierStats saved = stats_;
   const std::optional<int64_t> saved_timer_min = timer_min_;
   touched_sites_.clear();
-  head_changes_.clear();
-  dirty_sites_.clear();
+  ResetPerTransaction(&head_changes_);
+  ResetPerTransaction(&dirty_sites_);
   bdb::Txn txn;
   Status s = txn.Begin(env_.get());
   if (s.ok()) {
@@ -59,7 +59,7 @@ Status FrontierImpl::RunWrite(TxnBody body) {
   // The counters are not written here: the state counts are the sums of
   // the site records' and the cumulative ones are saved at checkpoints.
   if (s.ok()) s = WriteDirtySites(txn.get());
-  dirty_sites_.clear();
+  ResetPerTransaction(&dirty_sites_);
   Status closed = CloseCursors();
   if (s.ok()) s = closed;
   if (s.ok()) {
@@ -67,7 +67,7 @@ Status FrontierImpl::RunWrite(TxnBody body) {
   } else {
     txn.Abort();
   }
-  head_changes_.clear();
+  ResetPerTransaction(&head_changes_);
   if (s.ok()) {
     commit_seq_.fetch_add(1, std::memory_order_release);
   } else {
@@ -85,7 +85,7 @@ Status FrontierImpl::RunWrite(TxnBody body) {
       if (ls.ok()) ls = PlaceSite(nullptr, site_fp, site, 0);
       if (!ls.ok()) sched_.Remove(site_fp);
     }
-    head_changes_.clear();
+    ResetPerTransaction(&head_changes_);
   }
   touched_sites_.clear();
   return s;
