@@ -209,6 +209,9 @@ class FrontierImpl final : public Frontier {
   Status LoadTimerMin(DbTxn* t);
 
   FrontierOptions opts_;
+  // opts_.dir, for SyncLog() on the server's thread (opts_ may be
+  // reassigned by UpdateOptions() meanwhile).
+  const std::string log_dir_;
   int lock_fd_ = -1;
   int64_t open_ms_ = 0;
   bool closed_ = true;

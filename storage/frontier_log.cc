@@ -27,8 +27,9 @@ std::string LogFileName(const std::string& dir, uint32_t number) {
   return dir + name;
 }
 
-Status SyncError(const std::string& what) {
-  return Status::IOError(what + ": " + std::strerror(errno));
+// `err` is the errno of the failed call, read before anything else runs.
+Status SyncError(int err, const std::string& what) {
+  return Status::IOError(what + ": " + std::strerror(err));
 }
 
 }  // namespace
@@ -89,23 +90,23 @@ Status FrontierImpl::SyncLog(uint64_t seq) {
     if (f != sync_fd_file_) {
       if (sync_fd_ >= 0) ::close(sync_fd_);
       sync_fd_file_ = f;
-      sync_fd_ = ::open(LogFileName(opts_.dir, f).c_str(),
-                        O_RDONLY | O_CLOEXEC);
+      sync_fd_ = ::open(LogFileName(log_dir_, f).c_str(), O_RDONLY | O_CLOEXEC);
       if (sync_fd_ < 0) {
+        const int err = errno;
         // Removed after a checkpoint, which synced it: nothing to do.
-        if (errno == ENOENT) continue;
-        s = SyncError("open " + LogFileName(opts_.dir, f));
+        if (err == ENOENT) continue;
+        s = SyncError(err, "open " + LogFileName(log_dir_, f));
         break;
       }
     }
     if (sync_fd_ >= 0 && ::fdatasync(sync_fd_) != 0) {
-      s = SyncError("fdatasync " + LogFileName(opts_.dir, f));
+      s = SyncError(errno, "fdatasync " + LogFileName(log_dir_, f));
     }
   }
   // A new log file is durable only once its directory entry is.
   if (s.ok() && last > synced_file_) {
-    const int dir = ::open(opts_.dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-    if (dir < 0 || ::fsync(dir) != 0) s = SyncError("fsync " + opts_.dir);
+    const int dir = ::open(log_dir_.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    if (dir < 0 || ::fsync(dir) != 0) s = SyncError(errno, "fsync " + log_dir_);
     if (dir >= 0) ::close(dir);
   }
   if (!s.ok()) {

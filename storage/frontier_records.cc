@@ -6,7 +6,8 @@
 
 namespace frontier {
 
-FrontierImpl::FrontierImpl(const FrontierOptions& options) : opts_(options) {}
+FrontierImpl::FrontierImpl(const FrontierOptions& options)
+    : opts_(options), log_dir_(options.dir) {}
 
 StatusOr<FrontierImpl::Resolved> FrontierImpl::Resolve(std::string_view url,
                                                        const char* what) const {
