@@ -117,18 +117,16 @@ class FrontierImpl final : public Frontier {
   };
 
   // A host's site under some scope: its name and fingerprint.
-  struct SiteOfHost {
-    std::string host;  // to tell two hosts with one fingerprint apart
-    std::string name;
+  struct SiteRef {
+    std::string_view name;
     uint64_t fp = 0;
   };
   // SiteOf(host, scope) and its fingerprint, for `host` whose fingerprint
-  // is `host_fp`. Under kHost that is the host itself; under kDomain it is
-  // remembered: libpsl's lookup costs about 12k instructions, and a
-  // page's links mostly share a few hosts. Bounded. The reference is valid
-  // until the next call.
-  const SiteOfHost& SiteFor(const std::string& host, uint64_t host_fp,
-                            SiteScope scope);
+  // is `host_fp`. Under kHost that is the host itself (name views `host`);
+  // under kDomain it is remembered (name views the memory, valid until the
+  // next call): libpsl's lookup costs about 12k instructions, and a page's
+  // links mostly share a few hosts. Bounded.
+  SiteRef SiteFor(const std::string& host, uint64_t host_fp, SiteScope scope);
   // Normalises `url`; InvalidArgument "<what>: <reason>" if refused.
   StatusOr<Resolved> Resolve(std::string_view url, const char* what) const;
   Status LoadRefContext(DbTxn* t, const Resolved& ref, RefContext* out);
@@ -245,10 +243,13 @@ class FrontierImpl final : public Frontier {
   // crawl touches few sites at a time. Bounded; emptied when full and on
   // any aborted transaction (it may hold the aborted writes).
   std::unordered_map<uint64_t, SiteRecord> site_cache_;
-  // SiteFor()'s memory for kDomain, by host fingerprint; and its answer
-  // for kHost.
-  std::unordered_map<uint64_t, SiteOfHost> domain_sites_;
-  SiteOfHost host_site_;
+  // SiteFor()'s memory for kDomain, by host fingerprint.
+  struct DomainOfHost {
+    std::string host;  // to tell two hosts with one fingerprint apart
+    std::string name;
+    uint64_t fp = 0;
+  };
+  std::unordered_map<uint64_t, DomainOfHost> domain_sites_;
   std::string record_buf_;  // reused to encode the records written
   // Site records the current transaction changed, not yet written.
   std::unordered_map<uint64_t, SiteRecord> dirty_sites_;

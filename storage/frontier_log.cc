@@ -15,8 +15,9 @@ namespace frontier {
 
 namespace {
 
-void RaiseTo(std::atomic<uint64_t>* value, uint64_t to) {
-  uint64_t seen = value->load();
+template <typename T>
+void RaiseTo(std::atomic<T>* value, T to) {
+  T seen = value->load();
   while (seen < to && !value->compare_exchange_weak(seen, to)) {
   }
 }
@@ -73,9 +74,7 @@ StatusOr<uint64_t> FrontierImpl::WriteLog() {
   if (!s.ok()) return s;
   const uint32_t file = st->st_cur_file;
   free(st);
-  uint32_t seen = written_file_.load();
-  while (seen < file && !written_file_.compare_exchange_weak(seen, file)) {
-  }
+  RaiseTo(&written_file_, file);
   return written;
 }
 

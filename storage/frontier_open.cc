@@ -220,8 +220,9 @@ Status FrontierImpl::RebuildScheduler() {
   sched_.Clear();
   ResetPerTransaction(&head_changes_);
   site_cache_.clear();
-  stats_.urls = stats_.queued = stats_.leased = stats_.done = 0;
-  stats_.scheduled = stats_.dead = stats_.sites = 0;
+  FrontierStats counted;  // state counters from zero, cumulative ones kept
+  KeepCumulativeCounters(stats_, &counted);
+  stats_ = counted;
   bdb::Txn txn;
   Status s = txn.Begin(env_.get());
   if (!s.ok()) return s;

@@ -27,22 +27,22 @@ namespace {
 constexpr size_t kSiteNamesMax = 1 << 16;
 }  // namespace
 
-const FrontierImpl::SiteOfHost& FrontierImpl::SiteFor(const std::string& host,
-                                                     uint64_t host_fp,
-                                                     SiteScope scope) {
+FrontierImpl::SiteRef FrontierImpl::SiteFor(const std::string& host,
+                                            uint64_t host_fp,
+                                            SiteScope scope) {
   if (scope == SiteScope::kHost) {
-    host_site_.name = host;
-    host_site_.fp = host_fp;  // Fingerprint(host): the same function
-    return host_site_;
+    return {host, host_fp};  // Fingerprint(host): the same function
   }
   auto it = domain_sites_.find(host_fp);
-  if (it != domain_sites_.end() && it->second.host == host) return it->second;
-  if (domain_sites_.size() >= kSiteNamesMax) domain_sites_.clear();
-  SiteOfHost& entry = domain_sites_[host_fp];
-  entry.host = host;
-  entry.name = SiteOf(host, scope);
-  entry.fp = Fingerprint(entry.name);
-  return entry;
+  if (it == domain_sites_.end() || it->second.host != host) {
+    if (domain_sites_.size() >= kSiteNamesMax) domain_sites_.clear();
+    DomainOfHost& entry = domain_sites_[host_fp];
+    entry.host = host;
+    entry.name = SiteOf(host, scope);
+    entry.fp = Fingerprint(entry.name);
+    return {entry.name, entry.fp};
+  }
+  return {it->second.name, it->second.fp};
 }
 
 Status FrontierImpl::RunWrite(TxnBody body) {

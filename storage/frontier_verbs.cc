@@ -87,14 +87,14 @@ Status FrontierImpl::AddOne(DbTxn* t, const Resolved& url,
     return s;
   }
 
-  const SiteOfHost& site_of =
+  const SiteRef site_of =
       SiteFor(url.norm.host, url.key.host_fp, opts_.politeness_scope);
   const uint64_t site_fp = site_of.fp;
   SiteRecord site;
   Status s = LoadSite(t, site_fp, &site);
   const bool new_site = s.IsNotFound();
   if (!s.ok() && !new_site) return s;
-  if (new_site) site.name = site_of.name;
+  if (new_site) site.name.assign(site_of.name);
   if (opts_.site_max_urls > 0 && site.urls >= opts_.site_max_urls) {
     *out = AddOutcome::kRefused;
     s = known_or(Status::OK());

@@ -174,24 +174,23 @@ bool DecodeSiteRecord(std::string_view in, SiteRecord* r) {
 
 namespace {
 // The persistent counters in a fixed order; ready_sites is in-memory only.
+// The cumulative counters, in their order in the counters record.
+constexpr uint64_t FrontierStats::*kCumulative[] = {
+    &FrontierStats::added,     &FrontierStats::duplicates,
+    &FrontierStats::refused,   &FrontierStats::popped,
+    &FrontierStats::confirmed, &FrontierStats::failed,
+    &FrontierStats::expired,   &FrontierStats::recrawled};
+
 template <typename Stats, typename Fn>
 void ForEachCounter(Stats& s, Fn fn) {
   fn(s.urls), fn(s.queued), fn(s.leased), fn(s.done), fn(s.scheduled);
-  fn(s.dead), fn(s.sites), fn(s.added), fn(s.duplicates), fn(s.refused);
-  fn(s.popped), fn(s.confirmed), fn(s.failed), fn(s.expired);
-  fn(s.recrawled);
+  fn(s.dead), fn(s.sites);
+  for (auto member : kCumulative) fn(s.*member);
 }
 }  // namespace
 
 void KeepCumulativeCounters(const FrontierStats& from, FrontierStats* to) {
-  to->added = from.added;
-  to->duplicates = from.duplicates;
-  to->refused = from.refused;
-  to->popped = from.popped;
-  to->confirmed = from.confirmed;
-  to->failed = from.failed;
-  to->expired = from.expired;
-  to->recrawled = from.recrawled;
+  for (auto member : kCumulative) to->*member = from.*member;
 }
 
 std::string EncodeStats(const FrontierStats& s) {

@@ -17,15 +17,14 @@ void SiteScheduler::Unlink(uint64_t site_fp, const Entry& e) {
 
 void SiteScheduler::Place(uint64_t site_fp, const Placement& p,
                           int64_t now_ms) {
+  const Where where = p.at_lease_cap                ? Where::kBlocked
+                      : p.next_allowed_ms > now_ms ? Where::kWaiting
+                                                   : Where::kReady;
   auto it = entries_.find(site_fp);
   if (it != entries_.end()) {
     // Most calls (a CONFIRM, a link added behind the head) leave the site
     // where it is: skip the set updates then.
     const Entry& e = it->second;
-    const Where where = !p.head              ? Where::kBlocked
-                        : p.at_lease_cap     ? Where::kBlocked
-                        : p.next_allowed_ms > now_ms ? Where::kWaiting
-                                                     : Where::kReady;
     if (p.head && *p.head == e.head && where == e.where &&
         (where != Where::kWaiting || e.at_ms == p.next_allowed_ms)) {
       return;
@@ -38,14 +37,11 @@ void SiteScheduler::Place(uint64_t site_fp, const Placement& p,
   }
   Entry& e = it != entries_.end() ? it->second : entries_[site_fp];
   e.head = *p.head;
-  if (p.at_lease_cap) {
-    e.where = Where::kBlocked;
-  } else if (p.next_allowed_ms > now_ms) {
-    e.where = Where::kWaiting;
+  e.where = where;
+  if (where == Where::kWaiting) {
     e.at_ms = p.next_allowed_ms;
     waiting_.insert({e.at_ms, site_fp});
-  } else {
-    e.where = Where::kReady;
+  } else if (where == Where::kReady) {
     ready_.insert({e.head, site_fp});
   }
 }
