@@ -13,7 +13,7 @@
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 
-bash scripts/install-deps.sh </dev/null
+bash scripts/install-deps.sh --test </dev/null
 
 jobs="${FRONTIERD_JOBS:-$(nproc)}"
 
