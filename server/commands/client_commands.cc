@@ -159,7 +159,7 @@ constexpr std::string_view kClientHelp[] = {
     "    Set client library name or version.",
     "INFO",
     "    Return information about the current connection.",
-    "LIST [TYPE normal] [ID <client-id> ...]",
+    "LIST [TYPE normal|pubsub] [ID <client-id> ...]",
     "    Return information about client connections (admin only).",
     "KILL <ip:port>",
     "    Kill connection made from <ip:port> (admin only).",
@@ -233,18 +233,22 @@ void Client(CommandContext& ctx) {
     self.info = ctx.client;
     ctx.reply.Bulk(ClientLine(self, ctx.pubsub, ctx.now_ms));
   } else if (named("list")) {
-    // CLIENT LIST [TYPE normal] [ID id ...]: every client is "normal".
+    // CLIENT LIST [TYPE normal|pubsub] [ID id ...]: a client in
+    // subscribed mode is "pubsub", every other one "normal".
     std::optional<std::vector<uint64_t>> only_ids;
+    std::optional<bool> subscribed;
     bool none = false;
     for (size_t i = 2; i < ctx.argv.size(); ++i) {
       if (EqualsIgnoreCase(ctx.argv[i], "type") && i + 1 < ctx.argv.size()) {
         const std::string& type = ctx.argv[++i];
         if (EqualsIgnoreCase(type, "replica") ||
             EqualsIgnoreCase(type, "slave") ||
-            EqualsIgnoreCase(type, "master") ||
-            EqualsIgnoreCase(type, "pubsub")) {
+            EqualsIgnoreCase(type, "master")) {
           none = true;
-        } else if (!EqualsIgnoreCase(type, "normal")) {
+        } else if (EqualsIgnoreCase(type, "pubsub") ||
+                   EqualsIgnoreCase(type, "normal")) {
+          subscribed = EqualsIgnoreCase(type, "pubsub");
+        } else {
           ctx.reply.Error("ERR Unknown client type '" + type + "'");
           return;
         }
@@ -267,6 +271,7 @@ void Client(CommandContext& ctx) {
     std::string out;
     for (const ClientSnapshot& c : ctx.server.Clients()) {
       if (none) break;
+      if (subscribed && c.info.subscribed != *subscribed) continue;
       if (only_ids && std::find(only_ids->begin(), only_ids->end(),
                                 c.info.id) == only_ids->end()) {
         continue;

@@ -5,6 +5,7 @@
 // whole sessions byte for byte with a real redis-server.
 #include "server/pubsub.h"
 
+#include <algorithm>
 #include <chrono>
 #include <string>
 #include <thread>
@@ -302,6 +303,11 @@ TEST_F(PubSubE2ETest, IntrospectionCountsChannelsAndPatterns) {
       << list;
   EXPECT_NE(list.find(" flags=N db=0 sub=0 psub=0 "), std::string::npos)
       << list;  // the asking client itself
+  auto lines = [](const Reply& r) {
+    return std::count(r.str.begin(), r.str.end(), '\n');
+  };
+  EXPECT_EQ(lines(Cmd({"CLIENT", "LIST", "TYPE", "pubsub"})), 2);
+  EXPECT_EQ(lines(Cmd({"CLIENT", "LIST", "TYPE", "normal"})), 1);
 }
 
 TEST_F(PubSubE2ETest, ADisconnectedSubscriberIsForgotten) {
