@@ -617,8 +617,10 @@ void Server::RunClientsCron() {
     if (conn->state() == Connection::State::kClosed) continue;
     if (EnforceOutputLimit(*conn, now)) continue;
     // As Redis, a client blocked in BPOP is never idle: its own timeout
-    // applies. A closing client is already on its way out.
+    // applies; nor is a subscriber, which waits for messages. A closing
+    // client is already on its way out.
     if (idle_ms > 0 && conn->state() == Connection::State::kOpen &&
+        !conn->info().subscribed &&
         now - conn->info().last_interaction_ms > idle_ms) {
       Log(LogLevel::kVerbose, "Closing idle client id=%llu addr=%s", Ull(id),
           conn->info().address.c_str());

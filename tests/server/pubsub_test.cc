@@ -417,6 +417,32 @@ TEST_F(PubSubE2ETest, TheDefaultPubSubLimitIsRedis) {
                        "normal 64mb 0 0 pubsub 2mb 1mb 10"}));
 }
 
+// `timeout` closes idle clients, but not subscribers, as in Redis: a
+// worker waiting for hints may hear nothing for a long time.
+class PubSubTimeoutTest : public PubSubE2ETest {
+ protected:
+  std::vector<std::string> ServerArgs() const override {
+    std::vector<std::string> args = DefaultTestArgs();
+    args.insert(args.end(), {"--timeout", "1"});
+    return args;
+  }
+};
+
+TEST_F(PubSubTimeoutTest, ASubscriberIsNeverIdle) {
+  RawConnection idle(server_->port()), sub(server_->port());
+  ExpectExchange(idle, {"PING"}, "+PONG\r\n");
+  ExpectExchange(sub, {"SUBSCRIBE", "c"}, Confirmation("subscribe", "c", 1));
+  bool closed = false;
+  idle.ReadUntilClosed(seconds(5), &closed);
+  EXPECT_TRUE(closed) << "an idle client is closed after 1 s";
+  // Well past the timeout, the subscriber is still there and hears.
+  std::this_thread::sleep_for(milliseconds(1500));
+  auto admin = Connect();
+  EXPECT_EQ(admin->Cmd({"PUBLISH", "c", "late"}), Int(1));
+  EXPECT_EQ(sub.Read(MessageBytes("c", "late").size(), seconds(5)),
+            MessageBytes("c", "late"));
+}
+
 // Workers subscribe to hints; only an admin publishes.
 class PubSubRolesTest : public PubSubE2ETest {
  protected:
