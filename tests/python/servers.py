@@ -96,6 +96,7 @@ class Server:
 
 
 def frontierd(binary, *extra):
+    binary = os.path.abspath(binary)  # the server runs in its own directory
     return Server(lambda s: [
         binary, "--port", str(s.port), "--bind", "127.0.0.1", "--dir",
         os.path.join(s.dir, "data"), "--logfile",
