@@ -9,14 +9,24 @@
 namespace frontier {
 namespace {
 
-// Adds `client` to the subscribers of `name` in `map`; true if it was not
-// there yet.
+// Adds `client` to the subscribers of `name` in `map`.
 template <typename Map>
-bool AddTo(Map& map, std::string_view name, uint64_t client) {
+void AddTo(Map& map, std::string_view name, uint64_t client) {
   auto it = map.find(name);
-  if (it == map.end())
+  if (it == map.end()) {
     it = map.emplace(std::string(name), typename Map::mapped_type{}).first;
-  return it->second.insert(client).second;
+  }
+  it->second.insert(client);
+}
+
+// Removes `client` from the subscribers of `name` in `map`, and `name`
+// once nobody is left.
+template <typename Map>
+void RemoveFrom(Map& map, std::string_view name, uint64_t client) {
+  auto it = map.find(name);
+  if (it == map.end()) return;
+  it->second.erase(client);
+  if (it->second.empty()) map.erase(it);
 }
 
 }  // namespace
@@ -54,50 +64,43 @@ size_t PubSub::Publish(std::string_view channel, std::string_view message) {
   return receivers;
 }
 
-size_t PubSub::Subscribe(uint64_t client, std::string_view channel) {
+template <typename Map>
+size_t PubSub::Add(uint64_t client, std::string_view name,
+                   Names Subscriptions::*own, Map& map) {
   Subscriptions& subs = clients_[client];
-  if (subs.channels.emplace(channel).second) {
-    AddTo(channels_, channel, client);
-  }
+  if ((subs.*own).emplace(name).second) AddTo(map, name, client);
   return subs.count();
+}
+
+template <typename Map>
+size_t PubSub::Drop(uint64_t client, std::string_view name,
+                    Names Subscriptions::*own, Map& map) {
+  auto it = clients_.find(client);
+  if (it == clients_.end()) return 0;
+  auto found = (it->second.*own).find(name);
+  if (found != (it->second.*own).end()) {
+    (it->second.*own).erase(found);
+    RemoveFrom(map, name, client);
+  }
+  size_t left = it->second.count();
+  if (left == 0) clients_.erase(it);
+  return left;
+}
+
+size_t PubSub::Subscribe(uint64_t client, std::string_view channel) {
+  return Add(client, channel, &Subscriptions::channels, channels_);
 }
 
 size_t PubSub::PSubscribe(uint64_t client, std::string_view pattern) {
-  Subscriptions& subs = clients_[client];
-  if (subs.patterns.emplace(pattern).second) {
-    AddTo(patterns_, pattern, client);
-  }
-  return subs.count();
+  return Add(client, pattern, &Subscriptions::patterns, patterns_);
 }
 
 size_t PubSub::Unsubscribe(uint64_t client, std::string_view channel) {
-  auto it = clients_.find(client);
-  if (it == clients_.end()) return 0;
-  auto own = it->second.channels.find(channel);
-  if (own != it->second.channels.end()) {
-    it->second.channels.erase(own);
-    auto ch = channels_.find(channel);
-    ch->second.erase(client);
-    if (ch->second.empty()) channels_.erase(ch);
-  }
-  size_t left = it->second.count();
-  if (left == 0) clients_.erase(it);
-  return left;
+  return Drop(client, channel, &Subscriptions::channels, channels_);
 }
 
 size_t PubSub::PUnsubscribe(uint64_t client, std::string_view pattern) {
-  auto it = clients_.find(client);
-  if (it == clients_.end()) return 0;
-  auto own = it->second.patterns.find(pattern);
-  if (own != it->second.patterns.end()) {
-    it->second.patterns.erase(own);
-    auto pat = patterns_.find(pattern);
-    pat->second.erase(client);
-    if (pat->second.empty()) patterns_.erase(pat);
-  }
-  size_t left = it->second.count();
-  if (left == 0) clients_.erase(it);
-  return left;
+  return Drop(client, pattern, &Subscriptions::patterns, patterns_);
 }
 
 void PubSub::RemoveClient(uint64_t client) {
@@ -108,14 +111,10 @@ void PubSub::RemoveClient(uint64_t client) {
   auto it = clients_.find(client);
   if (it == clients_.end()) return;
   for (const std::string& channel : it->second.channels) {
-    auto ch = channels_.find(channel);
-    ch->second.erase(client);
-    if (ch->second.empty()) channels_.erase(ch);
+    RemoveFrom(channels_, channel, client);
   }
   for (const std::string& pattern : it->second.patterns) {
-    auto pat = patterns_.find(pattern);
-    pat->second.erase(client);
-    if (pat->second.empty()) patterns_.erase(pat);
+    RemoveFrom(patterns_, pattern, client);
   }
   clients_.erase(it);
 }

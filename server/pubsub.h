@@ -96,16 +96,22 @@ class PubSub {
   // Subscribers by client id: delivery in a fixed order (oldest client
   // first) and O(log n) removal when one of many leaves.
   using Clients = std::set<uint64_t>;
+  using Names = std::set<std::string, std::less<>>;
   // What one client listens to (Redis's c->pubsub_channels/patterns).
   struct Subscriptions {
-    std::set<std::string, std::less<>> channels;
-    std::set<std::string, std::less<>> patterns;
+    Names channels;
+    Names patterns;
     size_t count() const { return channels.size() + patterns.size(); }
   };
 
-  size_t CountOf(uint64_t client) const;
-  // Drops `client`'s entry once it has no subscription left.
-  void Forget(uint64_t client);
+  // Subscribe/PSubscribe and Unsubscribe/PUnsubscribe: `own` is the
+  // client's side (channels or patterns), `map` the server's.
+  template <typename Map>
+  size_t Add(uint64_t client, std::string_view name, Names Subscriptions::*own,
+             Map& map);
+  template <typename Map>
+  size_t Drop(uint64_t client, std::string_view name, Names Subscriptions::*own,
+              Map& map);
 
   PubSubSink& sink_;
   std::unordered_map<std::string, Clients, Hash, std::equal_to<>> channels_;

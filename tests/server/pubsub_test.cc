@@ -151,6 +151,13 @@ std::string MessageBytes(const std::string& channel,
   return Resp({"message", channel, payload});
 }
 
+// DefaultTestArgs() plus `extra` directives.
+std::vector<std::string> TestArgsWith(std::vector<std::string> extra) {
+  std::vector<std::string> args = DefaultTestArgs();
+  args.insert(args.end(), extra.begin(), extra.end());
+  return args;
+}
+
 class PubSubE2ETest : public FrontierdTest {
  protected:
   // Sends `command` on `conn` and reads exactly `expected.size()` bytes.
@@ -365,10 +372,8 @@ TEST_F(PubSubE2ETest, RedisCliSubscribeReceivesMessages) {
 class PubSubLimitTest : public PubSubE2ETest {
  protected:
   std::vector<std::string> ServerArgs() const override {
-    std::vector<std::string> args = DefaultTestArgs();
-    args.insert(args.end(),
-                {"--client-output-buffer-limit", "pubsub 1mb 512kb 60"});
-    return args;
+    return TestArgsWith(
+        {"--client-output-buffer-limit", "pubsub 1mb 512kb 60"});
   }
 };
 
@@ -422,9 +427,7 @@ TEST_F(PubSubE2ETest, TheDefaultPubSubLimitIsRedis) {
 class PubSubTimeoutTest : public PubSubE2ETest {
  protected:
   std::vector<std::string> ServerArgs() const override {
-    std::vector<std::string> args = DefaultTestArgs();
-    args.insert(args.end(), {"--timeout", "1"});
-    return args;
+    return TestArgsWith({"--timeout", "1"});
   }
 };
 
@@ -447,10 +450,8 @@ TEST_F(PubSubTimeoutTest, ASubscriberIsNeverIdle) {
 class PubSubRolesTest : public PubSubE2ETest {
  protected:
   std::vector<std::string> ServerArgs() const override {
-    std::vector<std::string> args = DefaultTestArgs();
-    args.insert(args.end(), {"--requirepass", "admin-pw", "--user", "crawler",
-                             "on", ">worker-pw", "+@worker"});
-    return args;
+    return TestArgsWith({"--requirepass", "admin-pw", "--user", "crawler", "on",
+                         ">worker-pw", "+@worker"});
   }
 };
 
