@@ -17,6 +17,7 @@
 
 #include "protocol/reply_writer.h"
 #include "server/config.h"
+#include "server/pubsub.h"
 #include "server/server_stats.h"
 #include "server/slowlog.h"
 #include "server/users.h"
@@ -45,6 +46,11 @@ struct ClientInfo {
   bool authenticated = false;
   std::string user = "default";
   Role role = Role::kNone;
+  // Subscribed mode (RESP2): the client has at least one channel or
+  // pattern, so the command table lets it run only the commands flagged
+  // kCmdSubscribedOk, and its output limit is the pubsub class's. Set by
+  // the Pub/Sub handlers and RESET.
+  bool subscribed = false;
 };
 
 // One client as CLIENT LIST shows it: its identity and its buffers.
@@ -100,6 +106,7 @@ struct CommandContext {
   int64_t now_ms;  // wall clock, read once per command
   CommandEffects& effects;
   ServerControl& server;
+  PubSub& pubsub;
 };
 
 using CommandHandler = void (*)(CommandContext& ctx);

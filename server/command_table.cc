@@ -17,8 +17,10 @@ namespace c = commands;
 constexpr uint32_t kW = kCmdWrite, kR = kCmdReadOnly, kA = kCmdAdmin,
                    kF = kCmdFast, kB = kCmdBlocking;
 // Roles: kWk = a worker may run it (else admin only); kNA = runs before
-// AUTH; kSub = takes a subcommand.
-constexpr uint32_t kWk = kCmdWorker, kNA = kCmdNoAuth, kSub = kCmdContainer;
+// AUTH; kSub = takes a subcommand. kPS = a Pub/Sub command; kSM = runs in
+// subscribed mode.
+constexpr uint32_t kWk = kCmdWorker, kNA = kCmdNoAuth, kSub = kCmdContainer,
+                   kPS = kCmdPubSub, kSM = kCmdSubscribedOk;
 
 // THE command table. Adding a command is one line here plus its handler.
 constexpr std::array kCommands = {
@@ -47,11 +49,11 @@ constexpr std::array kCommands = {
     CommandSpec{"stats", c::Stats, 1, kR | kF | kWk, "frontier",
                 "Returns the frontier's counters."},
     // Connection and server housekeeping.
-    CommandSpec{"ping", c::Ping, -1, kF | kWk | kNA, "connection",
+    CommandSpec{"ping", c::Ping, -1, kF | kWk | kNA | kSM, "connection",
                 "Pings the server."},
     CommandSpec{"echo", c::Echo, 2, kF | kWk, "connection",
                 "Returns the given string."},
-    CommandSpec{"quit", c::Quit, -1, kF | kWk | kNA, "connection",
+    CommandSpec{"quit", c::Quit, -1, kF | kWk | kNA | kSM, "connection",
                 "Closes the connection."},
     CommandSpec{"select", c::Select, 2, kF | kWk, "connection",
                 "Selects database 0 (the only one)."},
@@ -62,6 +64,23 @@ constexpr std::array kCommands = {
                 "list kill"},
     CommandSpec{"hello", c::Hello, -1, kF | kWk | kNA, "connection",
                 "Handshakes with the server (RESP2 only)."},
+    CommandSpec{"reset", c::Reset, 1, kF | kWk | kNA | kSM, "connection",
+                "Returns the connection to its state at connect: logged "
+                "out (if AUTH is required), no name, no subscriptions."},
+    // Pub/Sub (docs/commands.md#pubsub). Workers subscribe to the
+    // frontier's hints; only an admin publishes.
+    CommandSpec{"subscribe", c::Subscribe, -2, kPS | kWk | kSM, "pubsub",
+                "Listens for messages published to channels."},
+    CommandSpec{"unsubscribe", c::Unsubscribe, -1, kPS | kWk | kSM, "pubsub",
+                "Stops listening to channels (all without arguments)."},
+    CommandSpec{"psubscribe", c::PSubscribe, -2, kPS | kWk | kSM, "pubsub",
+                "Listens for messages to channels matching glob patterns."},
+    CommandSpec{"punsubscribe", c::PUnsubscribe, -1, kPS | kWk | kSM, "pubsub",
+                "Stops listening to patterns (all without arguments)."},
+    CommandSpec{"publish", c::Publish, 3, kPS | kF, "pubsub",
+                "Posts a message to a channel; returns its receivers."},
+    CommandSpec{"pubsub", c::PubSubCommand, -2, kPS | kWk | kSub, "pubsub",
+                "PUBSUB CHANNELS|NUMSUB|NUMPAT|HELP: the state of Pub/Sub."},
     CommandSpec{"dbsize", c::DbSize, 1, kR | kF | kWk, "server",
                 "Returns the number of known URLs."},
     CommandSpec{"time", c::Time, 1, kF | kWk, "server",
@@ -82,8 +101,9 @@ constexpr std::array kCommands = {
 };
 
 constexpr std::pair<uint32_t, std::string_view> kFlagNames[] = {
-    {kCmdWrite, "write"}, {kCmdReadOnly, "readonly"}, {kCmdAdmin, "admin"},
-    {kCmdFast, "fast"},   {kCmdBlocking, "blocking"}, {kCmdNoAuth, "no_auth"},
+    {kCmdWrite, "write"},   {kCmdReadOnly, "readonly"}, {kCmdAdmin, "admin"},
+    {kCmdFast, "fast"},     {kCmdBlocking, "blocking"}, {kCmdNoAuth, "no_auth"},
+    {kCmdPubSub, "pubsub"},
 };
 
 // Longest command name we look up; longer names are unknown.
@@ -183,6 +203,15 @@ const CommandSpec* RunCommand(CommandContext& ctx) {
     text += errors::kNoPermMiddle;
     text += full_name;
     text += errors::kNoPermSuffix;
+    ctx.reply.Error(text);
+    return nullptr;
+  }
+  // As Redis (RESP2): a subscribed client may only change its
+  // subscriptions, PING, QUIT or RESET.
+  if (ctx.client.subscribed && !(spec->flags & kCmdSubscribedOk)) {
+    std::string text(errors::kSubscribedModePrefix);
+    text += full_name;
+    text += errors::kSubscribedModeSuffix;
     ctx.reply.Error(text);
     return nullptr;
   }

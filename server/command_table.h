@@ -29,6 +29,11 @@ enum CommandFlag : uint32_t {
   // Takes a subcommand (CLIENT LIST): named "client|list" in CLIENT LIST's
   // cmd= and in NOPERM errors.
   kCmdContainer = 1u << 7,
+  // Pub/Sub commands (COMMAND's "pubsub" flag).
+  kCmdPubSub = 1u << 8,
+  // May run in subscribed mode (ClientInfo::subscribed): (P)(UN)SUBSCRIBE,
+  // PING, QUIT, RESET, as in Redis; anything else is refused there.
+  kCmdSubscribedOk = 1u << 9,
 };
 
 struct CommandSpec {
@@ -63,10 +68,11 @@ bool RoleMayRun(Role role, const CommandSpec& spec,
                 std::span<const std::string> argv);
 
 // Looks up ctx.argv[0], records it as the client's last command, checks
-// arity, authentication (-NOAUTH), the client's role (-NOPERM) and, for a
-// write command, that the data directory takes writes (-MISCONF, see
-// Frontier::WriteStatus), and runs the handler. When a check fails it replies the Redis error itself and
-// returns nullptr; otherwise it returns the spec of the command that ran.
+// arity, authentication (-NOAUTH), the client's role (-NOPERM), subscribed
+// mode (-ERR Can't execute ...) and, for a write command, that the data
+// directory takes writes (-MISCONF, see Frontier::WriteStatus), and runs the
+// handler. When a check fails it replies the Redis error itself and returns
+// nullptr; otherwise it returns the spec of the command that ran.
 // Precondition: !ctx.argv.empty().
 const CommandSpec* RunCommand(CommandContext& ctx);
 

@@ -171,37 +171,50 @@ Directive AddressList(std::string_view name, std::string_view def,
                    }};
 }
 
-// client-output-buffer-limit: "normal <hard> <soft> <soft-seconds>", the
-// sizes with Redis's units. Redis's other classes (replica, pubsub) have no
-// clients here and are refused rather than ignored.
+// client-output-buffer-limit: one or more "<class> <hard> <soft>
+// <soft-seconds>" groups, the sizes with Redis's units; each group sets its
+// class and leaves the other alone, as in Redis. The classes are normal and
+// pubsub; Redis's replica class has no clients here and is refused rather
+// than ignored.
 Directive OutputLimit(std::string_view name, std::string_view def,
-                      OutputBufferLimit Config::*m) {
+                      OutputBufferLimit Config::*normal,
+                      OutputBufferLimit Config::*pubsub) {
   return Directive{
       name, def,
-      "normal <hard> <soft> <soft-seconds>, sizes in bytes or with a "
-      "k/kb/m/mb/g/gb suffix, 0 = no limit",
-      [m](Config* c, std::string_view v) {
+      "normal|pubsub <hard> <soft> <soft-seconds> (repeatable), sizes in "
+      "bytes or with a k/kb/m/mb/g/gb suffix, 0 = no limit",
+      [normal, pubsub](Config* c, std::string_view v) {
         std::istringstream words{std::string(v)};
-        std::string cls, hard, soft, seconds, extra;
-        if (!(words >> cls >> hard >> soft >> seconds) || (words >> extra) ||
-            !EqualsIgnoreCase(cls, "normal")) {
-          return false;
+        Config updated = *c;
+        bool any = false;
+        for (std::string cls; words >> cls;) {
+          std::string hard, soft, seconds;
+          if (!(words >> hard >> soft >> seconds)) return false;
+          OutputBufferLimit Config::*m = nullptr;
+          if (EqualsIgnoreCase(cls, "normal")) m = normal;
+          if (EqualsIgnoreCase(cls, "pubsub")) m = pubsub;
+          std::optional<uint64_t> h = ParseMemory(hard);
+          std::optional<uint64_t> s = ParseMemory(soft);
+          std::optional<int64_t> secs = ParseInt64(seconds);
+          if (m == nullptr || !h || !s || !secs || *secs < 0 ||
+              *secs > std::numeric_limits<int>::max()) {
+            return false;
+          }
+          updated.*m = OutputBufferLimit{*h, *s, *secs};
+          any = true;
         }
-        std::optional<uint64_t> h = ParseMemory(hard);
-        std::optional<uint64_t> s = ParseMemory(soft);
-        std::optional<int64_t> secs = ParseInt64(seconds);
-        if (!h || !s || !secs || *secs < 0 ||
-            *secs > std::numeric_limits<int>::max()) {
-          return false;
-        }
-        c->*m = OutputBufferLimit{*h, *s, *secs};
+        if (!any) return false;
+        *c = std::move(updated);
         return true;
       },
-      [m](const Config& c) {
-        const OutputBufferLimit& l = c.*m;
-        return "normal " + FormatMemory(l.hard_bytes) + " " +
-               FormatMemory(l.soft_bytes) + " " +
-               std::to_string(l.soft_seconds);
+      [normal, pubsub](const Config& c) {
+        auto group = [&c](std::string_view cls, OutputBufferLimit Config::*m) {
+          const OutputBufferLimit& l = c.*m;
+          return std::string(cls) + " " + FormatMemory(l.hard_bytes) + " " +
+                 FormatMemory(l.soft_bytes) + " " +
+                 std::to_string(l.soft_seconds);
+        };
+        return group("normal", normal) + " " + group("pubsub", pubsub);
       }};
 }
 
@@ -364,8 +377,10 @@ const std::vector<Directive>& Table() {
               Memory("client-query-buffer-limit", "1gb",
                      &Config::client_query_buffer_limit, 1ull << 20)),
       Flagged(kDirRuntime,
-              OutputLimit("client-output-buffer-limit", "normal 0 0 0",
-                          &Config::client_output_buffer_limit)),
+              OutputLimit("client-output-buffer-limit",
+                          "normal 0 0 0 pubsub 32mb 8mb 60",
+                          &Config::client_output_buffer_limit,
+                          &Config::client_output_buffer_limit_pubsub)),
       // Security (docs/security.md).
       Flagged(kDirRuntime, Password("requirepass", &Config::requirepass)),
       Users("user"),

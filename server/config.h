@@ -33,9 +33,10 @@ enum class TlsAuthClients { kNo, kYes, kOptional };
 // tls-protocols, as bits.
 enum TlsProtocol : uint32_t { kTlsV12 = 1u << 0, kTlsV13 = 1u << 1 };
 
-// client-output-buffer-limit for normal clients, in Redis's terms: a client
-// whose unsent reply bytes exceed `hard_bytes`, or stay above `soft_bytes`
-// for more than `soft_seconds`, is disconnected. 0 = no such limit.
+// client-output-buffer-limit for one class of clients (normal, pubsub), in
+// Redis's terms: a client whose unsent reply bytes exceed `hard_bytes`, or
+// stay above `soft_bytes` for more than `soft_seconds`, is disconnected.
+// 0 = no such limit.
 struct OutputBufferLimit {
   uint64_t hard_bytes = 0;
   uint64_t soft_bytes = 0;
@@ -67,7 +68,9 @@ struct Config {
   uint64_t proto_max_bulk_len = 0;       // bytes of one argument
   uint64_t proto_max_multibulk_len = 0;  // arguments of one command
   uint64_t client_query_buffer_limit = 0;
-  OutputBufferLimit client_output_buffer_limit;
+  OutputBufferLimit client_output_buffer_limit;  // normal clients
+  // Clients in subscribed mode (ClientInfo::subscribed).
+  OutputBufferLimit client_output_buffer_limit_pubsub;
   int64_t timeout_s = 0;        // idle seconds before closing; 0 = never
   int64_t tcp_keepalive_s = 0;  // SO_KEEPALIVE idle seconds; 0 = off
   // TLS (tls-port 0 = no TLS listener).

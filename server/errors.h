@@ -113,6 +113,14 @@ inline constexpr std::string_view kClientIdInvalid =
 inline constexpr std::string_view kSlowlogCount =
     "ERR count should be greater than or equal to -1";
 
+// --- Pub/Sub (Redis 7's text) ---
+// "ERR Can't execute '<cmd>': only (P|S)SUBSCRIBE / (P|S)UNSUBSCRIBE /
+// PING / QUIT / RESET are allowed in this context" (<cmd> as in NOPERM).
+inline constexpr std::string_view kSubscribedModePrefix = "ERR Can't execute '";
+inline constexpr std::string_view kSubscribedModeSuffix =
+    "': only (P|S)SUBSCRIBE / (P|S)UNSUBSCRIBE / PING / QUIT / RESET are "
+    "allowed in this context";
+
 // --- Frontier commands ---
 inline constexpr std::string_view kPriorityRange =
     "ERR PRIORITY must be an integer between 0 and 9999";

@@ -276,7 +276,7 @@ void Server::Execute(Connection& conn) {
   ReplyWriter writer(&conn.pending());
   ServerControl& control = *this;
   CommandContext ctx{conn.args(), writer,  frontier_, config_, stats_,
-                     conn.info(), NowMs(), effects,   control};
+                     conn.info(), NowMs(), effects,   control, pubsub_};
   const auto started = std::chrono::steady_clock::now();
   const CommandSpec* spec = RunCommand(ctx);
   if (spec != nullptr) {  // it ran: the slow log may keep it
@@ -617,8 +617,10 @@ void Server::RunClientsCron() {
     if (conn->state() == Connection::State::kClosed) continue;
     if (EnforceOutputLimit(*conn, now)) continue;
     // As Redis, a client blocked in BPOP is never idle: its own timeout
-    // applies. A closing client is already on its way out.
+    // applies; nor is a subscriber, which waits for messages. A closing
+    // client is already on its way out.
     if (idle_ms > 0 && conn->state() == Connection::State::kOpen &&
+        !conn->info().subscribed &&
         now - conn->info().last_interaction_ms > idle_ms) {
       Log(LogLevel::kVerbose, "Closing idle client id=%llu addr=%s", Ull(id),
           conn->info().address.c_str());
@@ -627,10 +629,14 @@ void Server::RunClientsCron() {
   }
 }
 
-bool Server::EnforceOutputLimit(Connection& conn, int64_t now_ms) {
-  const OutputBufferLimit& limit = config_.client_output_buffer_limit;
+bool Server::EnforceOutputLimit(Connection& conn, int64_t now_ms,
+                                size_t incoming) {
+  const bool pubsub = conn.info().subscribed;
+  const OutputBufferLimit& limit =
+      pubsub ? config_.client_output_buffer_limit_pubsub
+             : config_.client_output_buffer_limit;
   if (limit.hard_bytes == 0 && limit.soft_bytes == 0) return false;
-  const size_t bytes = conn.output_bytes();
+  const size_t bytes = conn.output_bytes() + incoming;
   const bool hard = limit.hard_bytes > 0 && bytes >= limit.hard_bytes;
   bool soft = limit.soft_bytes > 0 && bytes >= limit.soft_bytes;
   if (!soft) {
@@ -645,12 +651,23 @@ bool Server::EnforceOutputLimit(Connection& conn, int64_t now_ms) {
   ++stats_.client_output_buffer_limit_disconnections;
   Log(LogLevel::kWarning,
       "Client id=%llu addr=%s closed for overcoming of output buffer limits "
-      "(%zu bytes unsent; client-output-buffer-limit %s)",
+      "(%zu bytes unsent; client-output-buffer-limit %s, %s class)",
       Ull(conn.id()), conn.info().address.c_str(), bytes,
-      hard ? "hard" : "soft");
+      hard ? "hard" : "soft", pubsub ? "pubsub" : "normal");
   conn.DropPending();
   Close(conn);
   return true;
+}
+
+void Server::Deliver(uint64_t client, std::string_view resp) {
+  Connection* conn = Find(client);
+  // A closing client (QUIT) gets nothing after its last reply.
+  if (conn == nullptr || conn->state() != Connection::State::kOpen) return;
+  // Checked before the bytes are added: a subscriber that does not read
+  // never makes the server hold more than its limit.
+  if (EnforceOutputLimit(*conn, NowMs(), resp.size())) return;
+  conn->pending().append(resp);
+  ListOutput(*conn);
 }
 
 void Server::ResumeUnblocked() {
@@ -731,6 +748,7 @@ void Server::Close(Connection& conn) {
   conn.set_state(Connection::State::kClosed);
   conn.StopReading();
   blocked_.Remove(conn.id());
+  pubsub_.RemoveClient(conn.id());
   closed_.push_back(conn.id());
   UpdateClientCounts();
 }

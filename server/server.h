@@ -27,6 +27,7 @@
 #include "server/connection_type.h"
 #include "server/libevent_ptr.h"
 #include "server/log_syncer.h"
+#include "server/pubsub.h"
 #include "server/server_stats.h"
 #include "server/slowlog.h"
 #include "server/timer.h"
@@ -34,7 +35,9 @@
 
 namespace frontier {
 
-class Server : private ConnectionEvents, private ServerControl {
+class Server : private ConnectionEvents,
+               private ServerControl,
+               private PubSubSink {
  public:
   // `config`, `frontier` and `stats` must outlive the Server. CONFIG SET
   // changes `config` in place (ApplyConfig).
@@ -60,6 +63,11 @@ class Server : private ConnectionEvents, private ServerControl {
   // grace period and closes every client. Returns true if SHUTDOWN NOSAVE
   // asked to skip the final checkpoint. The caller closes the Frontier.
   bool Run();
+
+  // Where the frontier publishes its own notices (e.g. per-partition
+  // hints): pubsub().Publish(channel, message) reaches the subscribers at
+  // the end of the current pass.
+  PubSub& pubsub() { return pubsub_; }
 
  private:
   // What a listener's accept callback gets as its `arg`.
@@ -137,9 +145,16 @@ class Server : private ConnectionEvents, private ServerControl {
   void WatchWriteFailure();
   void RunWriteRetry();
 
-  // Closes `conn` (and returns true) if its unsent replies are over the
-  // hard output limit, or have stayed over the soft one too long.
-  bool EnforceOutputLimit(Connection& conn, int64_t now_ms);
+  // Closes `conn` (and returns true) if its unsent replies, plus
+  // `incoming` bytes about to be added, are over the hard output limit of
+  // its class (pubsub while subscribed, else normal), or have stayed over
+  // the soft one too long.
+  bool EnforceOutputLimit(Connection& conn, int64_t now_ms,
+                          size_t incoming = 0);
+
+  // PubSubSink: appends a published message to a subscriber's replies,
+  // unless that would break its output limit (then it is closed).
+  void Deliver(uint64_t client, std::string_view resp) override;
 
   // ServerControl, for CLIENT LIST/KILL, CONFIG SET/RESETSTAT, SLOWLOG.
   std::vector<ClientSnapshot> Clients() const override;
@@ -175,6 +190,7 @@ class Server : private ConnectionEvents, private ServerControl {
   std::unordered_map<uint64_t, std::unique_ptr<Connection>> connections_;
   uint64_t next_client_id_ = 0;
   BlockedClients blocked_;
+  PubSub pubsub_{*this};
 
   // Per pass: connections with replies to release, connections to
   // destroy, and unblocked connections whose buffered input must run.

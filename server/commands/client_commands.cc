@@ -1,5 +1,5 @@
 // Connections: AUTH, CLIENT ID|SETNAME|GETNAME|SETINFO|INFO|LIST|KILL|HELP,
-// HELLO.
+// HELLO, RESET.
 #include <algorithm>
 #include <array>
 #include <optional>
@@ -29,13 +29,15 @@ bool ValidClientName(std::string_view name) {
 
 // One CLIENT LIST / CLIENT INFO line, with Redis 7.2's fields in Redis's
 // order so that tools written for Redis parse it. Fields that describe
-// Redis features frontierd lacks (pub/sub, MULTI, redirection) have their
-// "unused" values; memory fields count the bytes frontierd holds.
-std::string ClientLine(const ClientSnapshot& s, int64_t now_ms) {
+// Redis features frontierd lacks (MULTI, redirection, shard channels) have
+// their "unused" values; memory fields count the bytes frontierd holds.
+std::string ClientLine(const ClientSnapshot& s, const PubSub& pubsub,
+                       int64_t now_ms) {
   const ClientInfo& c = s.info;
   int64_t last =
       c.last_interaction_ms > 0 ? c.last_interaction_ms : c.created_ms;
   std::string flags;
+  if (c.subscribed) flags += 'P';
   if (s.blocked) flags += 'b';
   if (s.closing) flags += 'c';
   if (flags.empty()) flags = "N";
@@ -49,7 +51,8 @@ std::string ClientLine(const ClientSnapshot& s, int64_t now_ms) {
   line += " age=" + std::to_string((now_ms - c.created_ms) / 1000);
   line += " idle=" + std::to_string(std::max<int64_t>(now_ms - last, 0) / 1000);
   line += " flags=" + flags;
-  line += " db=0 sub=0 psub=0 ssub=0 multi=-1";
+  line += " db=0 sub=" + n(pubsub.ChannelCount(c.id));
+  line += " psub=" + n(pubsub.PatternCount(c.id)) + " ssub=0 multi=-1";
   line += " qbuf=" + n(s.query_buffer) + " qbuf-free=0 argv-mem=0";
   line += " multi-mem=0 rbs=0 rbp=0";
   line += " obl=0 oll=0 omem=" + n(s.output);
@@ -156,7 +159,7 @@ constexpr std::string_view kClientHelp[] = {
     "    Set client library name or version.",
     "INFO",
     "    Return information about the current connection.",
-    "LIST [TYPE normal] [ID <client-id> ...]",
+    "LIST [TYPE normal|pubsub] [ID <client-id> ...]",
     "    Return information about client connections (admin only).",
     "KILL <ip:port>",
     "    Kill connection made from <ip:port> (admin only).",
@@ -228,20 +231,24 @@ void Client(CommandContext& ctx) {
     if (!arity_ok(2, "client|info")) return;
     ClientSnapshot self;
     self.info = ctx.client;
-    ctx.reply.Bulk(ClientLine(self, ctx.now_ms));
+    ctx.reply.Bulk(ClientLine(self, ctx.pubsub, ctx.now_ms));
   } else if (named("list")) {
-    // CLIENT LIST [TYPE normal] [ID id ...]: every client is "normal".
+    // CLIENT LIST [TYPE normal|pubsub] [ID id ...]: a client in
+    // subscribed mode is "pubsub", every other one "normal".
     std::optional<std::vector<uint64_t>> only_ids;
+    std::optional<bool> subscribed;
     bool none = false;
     for (size_t i = 2; i < ctx.argv.size(); ++i) {
       if (EqualsIgnoreCase(ctx.argv[i], "type") && i + 1 < ctx.argv.size()) {
         const std::string& type = ctx.argv[++i];
         if (EqualsIgnoreCase(type, "replica") ||
             EqualsIgnoreCase(type, "slave") ||
-            EqualsIgnoreCase(type, "master") ||
-            EqualsIgnoreCase(type, "pubsub")) {
+            EqualsIgnoreCase(type, "master")) {
           none = true;
-        } else if (!EqualsIgnoreCase(type, "normal")) {
+        } else if (EqualsIgnoreCase(type, "pubsub") ||
+                   EqualsIgnoreCase(type, "normal")) {
+          subscribed = EqualsIgnoreCase(type, "pubsub");
+        } else {
           ctx.reply.Error("ERR Unknown client type '" + type + "'");
           return;
         }
@@ -264,11 +271,12 @@ void Client(CommandContext& ctx) {
     std::string out;
     for (const ClientSnapshot& c : ctx.server.Clients()) {
       if (none) break;
+      if (subscribed && c.info.subscribed != *subscribed) continue;
       if (only_ids && std::find(only_ids->begin(), only_ids->end(),
                                 c.info.id) == only_ids->end()) {
         continue;
       }
-      out += ClientLine(c, ctx.now_ms);
+      out += ClientLine(c, ctx.pubsub, ctx.now_ms);
     }
     ctx.reply.Bulk(out);
   } else if (named("kill")) {
@@ -393,6 +401,20 @@ void Auth(CommandContext& ctx) {
     return;
   }
   ctx.reply.Ok();
+}
+
+// RESET: the connection as it was at connect, as Redis's RESET: every
+// subscription dropped (without confirmations), the name cleared, and the
+// default user again, so a server that requires AUTH wants it again.
+// Library name and version stay: they still describe the client.
+void Reset(CommandContext& ctx) {
+  ctx.pubsub.RemoveClient(ctx.client.id);
+  ctx.client.subscribed = false;
+  ctx.client.name.clear();
+  ctx.client.user = "default";
+  ctx.client.authenticated = !AuthRequired(ctx.config);
+  ctx.client.role = ctx.client.authenticated ? Role::kAdmin : Role::kNone;
+  ctx.reply.Simple("RESET");
 }
 
 }  // namespace frontier::commands

@@ -3,9 +3,11 @@
 //                             URLINFO DELAY STATS
 //   server_commands.cc        PING ECHO QUIT SELECT DBSIZE TIME SHUTDOWN
 //                             BACKUP
-//   client_commands.cc        AUTH CLIENT HELLO
+//   client_commands.cc        AUTH CLIENT HELLO RESET
 //   introspection_commands.cc COMMAND INFO
 //   admin_commands.cc         CONFIG SLOWLOG
+//   pubsub_commands.cc        SUBSCRIBE UNSUBSCRIBE PSUBSCRIBE
+//                             PUNSUBSCRIBE PUBLISH PUBSUB
 // They are bound to names, arities and flags only in command_table.cc,
 // which has already checked the arity when a handler runs.
 #pragma once
@@ -43,12 +45,20 @@ void Backup(CommandContext& ctx);
 void Auth(CommandContext& ctx);
 void Client(CommandContext& ctx);
 void Hello(CommandContext& ctx);
+void Reset(CommandContext& ctx);
 
 void Command(CommandContext& ctx);
 void Info(CommandContext& ctx);
 
 void ConfigCommand(CommandContext& ctx);
 void SlowLogCommand(CommandContext& ctx);
+
+void Subscribe(CommandContext& ctx);
+void Unsubscribe(CommandContext& ctx);
+void PSubscribe(CommandContext& ctx);
+void PUnsubscribe(CommandContext& ctx);
+void Publish(CommandContext& ctx);
+void PubSubCommand(CommandContext& ctx);
 
 // STATS's fields in their reply order; INFO's "# Frontier" uses the same.
 using StatsFields = std::array<std::pair<std::string_view, uint64_t>, 16>;

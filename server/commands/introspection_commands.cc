@@ -139,6 +139,8 @@ void StatsSection(const CommandContext& ctx, std::string& out) {
        s.client_query_buffer_limit_disconnections);
   Line(out, "client_output_buffer_limit_disconnections",
        s.client_output_buffer_limit_disconnections);
+  Line(out, "pubsub_channels", ctx.pubsub.NumChannels());
+  Line(out, "pubsub_patterns", ctx.pubsub.NumPatterns());
   Line(out, "bpop_timeouts", s.bpop_timeouts);
   Line(out, "event_loop_passes", s.passes);
 }

@@ -11,10 +11,15 @@
 
 namespace frontier::commands {
 
-// PING [message]
+// PING [message]. In subscribed mode, as Redis (RESP2), an array
+// ["pong", message or ""], which a subscriber's reader takes as a push.
 void Ping(CommandContext& ctx) {
   if (ctx.argv.size() > 2) {
     ReplyWrongArity(ctx.reply, "ping");
+  } else if (ctx.client.subscribed) {
+    ctx.reply.Array(2);
+    ctx.reply.Bulk("pong");
+    ctx.reply.Bulk(ctx.argv.size() == 2 ? std::string_view(ctx.argv[1]) : "");
   } else if (ctx.argv.size() == 2) {
     ctx.reply.Bulk(ctx.argv[1]);
   } else {

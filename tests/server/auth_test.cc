@@ -253,7 +253,7 @@ TEST(RolesTest, OnlyAdminsChangeTheServer) {
   }
 }
 
-TEST(RolesTest, BeforeAuthOnlyAuthHelloPingQuitRun) {
+TEST(RolesTest, BeforeAuthOnlyAuthHelloPingQuitResetRun) {
   std::vector<std::string> allowed;
   for (const CommandSpec& spec : Commands()) {
     if (RoleMayRun(Role::kNone, spec, Argv({"x"}))) {
@@ -261,7 +261,7 @@ TEST(RolesTest, BeforeAuthOnlyAuthHelloPingQuitRun) {
     }
   }
   std::sort(allowed.begin(), allowed.end());
-  EXPECT_EQ(allowed, Argv({"auth", "hello", "ping", "quit"}));
+  EXPECT_EQ(allowed, Argv({"auth", "hello", "ping", "quit", "reset"}));
 }
 
 }  // namespace

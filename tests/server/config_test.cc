@@ -229,6 +229,9 @@ TEST(ConfigTest, TlsAndLimitDefaultsAreRedis) {
   EXPECT_EQ(c.client_output_buffer_limit.hard_bytes, 0u);
   EXPECT_EQ(c.client_output_buffer_limit.soft_bytes, 0u);
   EXPECT_EQ(c.client_output_buffer_limit.soft_seconds, 0);
+  EXPECT_EQ(c.client_output_buffer_limit_pubsub.hard_bytes, 32ull << 20);
+  EXPECT_EQ(c.client_output_buffer_limit_pubsub.soft_bytes, 8ull << 20);
+  EXPECT_EQ(c.client_output_buffer_limit_pubsub.soft_seconds, 60);
   EXPECT_EQ(c.timeout_s, 0);
   EXPECT_EQ(c.tcp_keepalive_s, 300);
 }
@@ -242,21 +245,33 @@ TEST(ConfigTest, ClientOutputBufferLimitTakesRedisSyntax) {
   EXPECT_EQ(c.client_output_buffer_limit.soft_bytes, 64ull << 20);
   EXPECT_EQ(c.client_output_buffer_limit.soft_seconds, 60);
   EXPECT_EQ(FindDirective("client-output-buffer-limit")->get(c),
-            "normal 256mb 64mb 60");
+            "normal 256mb 64mb 60 pubsub 32mb 8mb 60");
   ASSERT_TRUE(
       SetDirective(&c, "client-output-buffer-limit", "NORMAL 1000 0 0").ok());
   EXPECT_EQ(c.client_output_buffer_limit.hard_bytes, 1000u);
-  // Only the normal class; four words; non-negative numbers.
+  // Each group of four words sets its own class (normal or pubsub) and
+  // leaves the other alone, as in Redis.
+  ASSERT_TRUE(
+      SetDirective(&c, "client-output-buffer-limit", "pubsub 1mb 512kb 5")
+          .ok());
+  EXPECT_EQ(c.client_output_buffer_limit.hard_bytes, 1000u);
+  EXPECT_EQ(c.client_output_buffer_limit_pubsub.hard_bytes, 1ull << 20);
+  EXPECT_EQ(c.client_output_buffer_limit_pubsub.soft_bytes, 512ull << 10);
+  EXPECT_EQ(c.client_output_buffer_limit_pubsub.soft_seconds, 5);
+  // Normal and pubsub only; groups of four words; non-negative numbers;
+  // one bad group refuses the whole value.
   for (const char* bad :
-       {"replica 256mb 64mb 60", "pubsub 32mb 8mb 60", "normal 1mb 1mb",
-        "normal 1mb 1mb 1 2", "normal -1 0 0", "normal 1mb 1mb -5",
-        "normal x 0 0", ""}) {
+       {"replica 256mb 64mb 60", "normal 1mb 1mb", "normal 1mb 1mb 1 2",
+        "normal -1 0 0", "normal 1mb 1mb -5", "normal x 0 0",
+        "normal 7 0 0 slave 1 1 1", ""}) {
     Status s = SetDirective(&c, "client-output-buffer-limit", bad);
     EXPECT_FALSE(s.ok()) << bad;
-    EXPECT_NE(s.message().find("expected normal <hard> <soft> <soft-seconds>"),
-              std::string::npos)
+    EXPECT_NE(
+        s.message().find("expected normal|pubsub <hard> <soft> <soft-seconds>"),
+        std::string::npos)
         << s.message();
   }
+  EXPECT_EQ(c.client_output_buffer_limit_pubsub.hard_bytes, 1ull << 20);
   EXPECT_EQ(c.client_output_buffer_limit.hard_bytes, 1000u);  // unchanged
 }
 
