@@ -1,0 +1,276 @@
+#include "worker.h"
+
+#include <unistd.h>
+
+#include <chrono>
+#include <cstdio>
+
+#include "common/str_cat.h"
+#include "links.h"
+#include "report.h"
+
+namespace worker {
+namespace {
+
+using frontier_client::CommandArgs;
+using frontier_client::Connection;
+using frontier_client::ReplyPtr;
+using frontier_client::StrCat;
+using Clock = std::chrono::steady_clock;
+
+// BPOP waits at most this long, so that a stop is never held up by it for
+// longer (its URLs are handed back when it returns during a stop).
+constexpr int kBpopTimeoutSecs = 1;
+// How long one wait lasts when nothing happens.
+constexpr std::chrono::milliseconds kPollTimeout{1000};
+
+std::string Text(const redisReply& r) { return std::string(r.str, r.len); }
+
+}  // namespace
+
+std::unique_ptr<Worker> Worker::Create(const Options& o, std::string* error) {
+  auto lease = Connection::Open(o.host, o.port, o.password, error);
+  if (!lease) return nullptr;
+  auto report = Connection::Open(o.host, o.port, o.password, error);
+  if (!report) return nullptr;
+  FetchSettings settings;
+  settings.user_agent = o.user_agent;
+  settings.connect_timeout_ms = static_cast<long>(o.connect_timeout * 1000);
+  settings.timeout_ms = static_cast<long>(o.timeout * 1000);
+  settings.max_bytes = o.max_bytes;
+  settings.max_redirects = o.max_redirects;
+  auto fetcher = Fetcher::Create(settings, error);
+  if (!fetcher) return nullptr;
+  std::unique_ptr<PageStore> store;
+  if (!o.save_dir.empty()) {
+    store = PageStore::Open(o.save_dir, error);
+    if (!store) return nullptr;
+  }
+  return std::unique_ptr<Worker>(new Worker(o, std::move(lease),
+                                            std::move(report),
+                                            std::move(fetcher),
+                                            std::move(store)));
+}
+
+bool Worker::Run(int stop_fd, std::string* error) {
+  Clock::time_point grace_end;
+  bool& stopping = stopping_;
+  for (;;) {
+    if (stopping && fetcher_->in_flight() > 0 && Clock::now() >= grace_end) {
+      if (!HandBackAll(fetcher_->AbortAll())) break;
+    }
+    if (stopping && fetcher_->in_flight() == 0 && !bpop_outstanding_) {
+      return true;
+    }
+    int room = o_.concurrency - static_cast<int>(fetcher_->in_flight());
+    if (!stopping && !bpop_outstanding_ && room > 0 && !SendBpop(room)) break;
+
+    std::vector<curl_waitfd> fds;
+    fds.push_back({stop_fd, CURL_WAIT_POLLIN, 0});
+    if (bpop_outstanding_) fds.push_back({lease_->fd(), CURL_WAIT_POLLIN, 0});
+    auto timeout = kPollTimeout;
+    if (stopping) {
+      timeout = std::min(timeout,
+                         std::chrono::duration_cast<std::chrono::milliseconds>(
+                             grace_end - Clock::now()) +
+                             std::chrono::milliseconds(1));
+    }
+    fetcher_->Wait(fds, std::max(timeout, std::chrono::milliseconds(0)));
+
+    for (const FetchResult& r : fetcher_->Collect()) {
+      if (!Report(r)) {
+        *error = StrCat("lost frontierd while reporting: ", report_->Error());
+        return false;
+      }
+    }
+    if (fds[0].revents != 0) {
+      char signals[16];
+      ssize_t n = read(stop_fd, signals, sizeof signals);
+      if (n > 0 && !stopping) {
+        stopping = true;
+        grace_end =
+            Clock::now() + std::chrono::milliseconds(
+                               static_cast<int64_t>(o_.grace * 1000));
+        if (n > 1) grace_end = Clock::now();
+        std::fprintf(stderr,
+                     "frontier-worker: stopping: %zu fetches in flight get "
+                     "%.1f s (a second signal ends them now)\n",
+                     fetcher_->in_flight(), n > 1 ? 0.0 : o_.grace);
+      } else if (n > 0) {
+        grace_end = Clock::now();
+      }
+    }
+    if (bpop_outstanding_ && fds.size() > 1 && fds[1].revents != 0) {
+      bool failed = false;
+      ReplyPtr reply = lease_->ReadAvailable(&failed);
+      if (failed) break;
+      if (reply) {
+        bpop_outstanding_ = false;
+        if (!OnLeases(*reply)) break;
+      }
+    }
+  }
+  // frontierd is gone: what is in flight cannot be reported; its leases
+  // expire on the server.
+  fetcher_->AbortAll();
+  if (error->empty()) {
+    *error = StrCat("lost frontierd: ", lease_->Error(), " / ",
+                    report_->Error());
+  }
+  return false;
+}
+
+bool Worker::SendBpop(int count) {
+  CommandArgs args;
+  args.Push("BPOP");
+  args.PushNumber(kBpopTimeoutSecs);
+  args.Push("COUNT");
+  args.PushNumber(count);
+  std::string lease_text;
+  if (o_.lease > 0) {
+    lease_text = FormatSeconds(o_.lease);
+    args.Push("LEASE");
+    args.Push(lease_text);
+  }
+  lease_->Append(args);
+  if (!lease_->Flush()) return false;
+  bpop_outstanding_ = true;
+  return true;
+}
+
+bool Worker::OnLeases(const redisReply& reply) {
+  if (reply.type == REDIS_REPLY_NIL) return true;  // timed out
+  if (reply.type == REDIS_REPLY_ERROR) {
+    // E.g. MISCONF: nothing was leased; wait before asking again.
+    std::fprintf(stderr, "frontier-worker: BPOP: %s\n", Text(reply).c_str());
+    ++totals_.errors;
+    sleep(1);
+    return true;
+  }
+  if (reply.type != REDIS_REPLY_ARRAY) return false;
+  if (stopping_) {
+    // Leased while stopping: given back unfetched.
+    std::vector<std::string> urls;
+    for (size_t i = 0; i < reply.elements; ++i) {
+      if (reply.element[i]->type == REDIS_REPLY_STRING) {
+        ++totals_.leased;
+        urls.push_back(Text(*reply.element[i]));
+      }
+    }
+    return HandBackAll(urls);
+  }
+  std::vector<std::string> refused;
+  for (size_t i = 0; i < reply.elements; ++i) {
+    const redisReply& e = *reply.element[i];
+    if (e.type != REDIS_REPLY_STRING) continue;
+    ++totals_.leased;
+    std::string url = Text(e);
+    if (!fetcher_->Start(url)) refused.push_back(std::move(url));
+  }
+  // URLs libcurl would not start go back as transient failures.
+  for (const std::string& url : refused) {
+    FetchResult r;
+    r.url = url;
+    r.error = CURLE_FAILED_INIT;
+    if (!Report(r)) return false;
+  }
+  return true;
+}
+
+bool Worker::Send(const std::vector<std::vector<std::string>>& commands,
+                  std::vector<ReplyPtr>* replies) {
+  for (const auto& command : commands) {
+    CommandArgs args;
+    for (const std::string& a : command) args.Push(a);
+    report_->Append(args);
+  }
+  for (size_t i = 0; i < commands.size(); ++i) {
+    ReplyPtr reply = report_->Next();
+    if (!reply) return false;
+    if (reply->type == REDIS_REPLY_ERROR) {
+      ++totals_.errors;
+      std::fprintf(stderr, "frontier-worker: %s %s: %s\n",
+                   commands[i][0].c_str(), commands[i][1].c_str(),
+                   Text(*reply).c_str());
+    }
+    replies->push_back(std::move(reply));
+  }
+  return true;
+}
+
+bool Worker::Report(const FetchResult& r) {
+  Outcome outcome = Classify(r);
+  std::vector<std::string> links;
+  if (outcome == Outcome::kFetched && !IsRobotsUrl(r.url) && LooksLikeHtml(r)) {
+    links = ExtractLinks(r.body, r.final_url);
+  }
+  if (outcome != Outcome::kTransient) ++totals_.fetched;
+  if (store_ && outcome == Outcome::kFetched) {
+    std::string error;
+    if (!store_->Save(r, &error)) {
+      std::fprintf(stderr, "frontier-worker: --save-dir: %s\n", error.c_str());
+    }
+  }
+  std::vector<Command> commands = BuildReport(r, links, o_);
+  std::vector<ReplyPtr> replies;
+  if (!Send(commands, &replies)) return false;
+
+  int64_t new_links = 0;
+  for (size_t i = 0; i < commands.size(); ++i) {
+    const std::string& verb = commands[i][0];
+    const redisReply& reply = *replies[i];
+    if (verb == "MADD" && reply.type == REDIS_REPLY_ARRAY) {
+      for (size_t j = 0; j < reply.elements; ++j) {
+        const redisReply& e = *reply.element[j];
+        if (e.type == REDIS_REPLY_INTEGER && e.integer == 1) ++new_links;
+      }
+    } else if (verb == "CONFIRM" && commands[i][1] == r.url) {
+      if (reply.type == REDIS_REPLY_INTEGER && reply.integer == 1) {
+        ++totals_.confirmed;
+      }
+    } else if (verb == "FAIL") {
+      ++totals_.failed;
+    }
+  }
+  totals_.links += static_cast<int64_t>(links.size());
+  totals_.new_links += new_links;
+  Log(r, links.size(), new_links);
+  return true;
+}
+
+bool Worker::HandBackAll(const std::vector<std::string>& urls) {
+  if (urls.empty()) return true;
+  std::vector<Command> commands;
+  for (const std::string& url : urls) commands.push_back(HandBack(url, o_));
+  std::vector<ReplyPtr> replies;
+  if (!Send(commands, &replies)) return false;
+  totals_.handed_back += static_cast<int64_t>(urls.size());
+  if (!o_.quiet) {
+    for (const std::string& url : urls) {
+      std::printf("handed back %s\n", url.c_str());
+    }
+    std::fflush(stdout);
+  }
+  return true;
+}
+
+void Worker::Log(const FetchResult& r, size_t links, int64_t new_links) {
+  if (o_.quiet) return;
+  std::string what;
+  if (r.error != CURLE_OK) {
+    what = StrCat("ERR ", std::string_view(r.error_text));
+  } else {
+    what = StrCat(r.status);
+  }
+  Outcome outcome = Classify(r);
+  const char* action = outcome == Outcome::kTransient ? "FAIL" : "CONFIRM";
+  std::printf("%s %lldms %zuB links %zu new %lld %s %s%s%s%s\n", what.c_str(),
+              static_cast<long long>(r.elapsed_ms), r.body.size(), links,
+              static_cast<long long>(new_links), action, r.url.c_str(),
+              r.redirects > 0 ? " -> " : "",
+              r.redirects > 0 ? r.final_url.c_str() : "",
+              r.truncated ? " (truncated)" : "");
+  std::fflush(stdout);
+}
+
+}  // namespace worker
