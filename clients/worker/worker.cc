@@ -53,10 +53,13 @@ std::unique_ptr<Worker> Worker::Create(const Options& o, std::string* error) {
 }
 
 bool Worker::Run(int stop_fd, std::string* error) {
-  Clock::time_point grace_end;
+  Clock::time_point& grace_end = grace_end_;
   bool& stopping = stopping_;
   for (;;) {
-    if (stopping && fetcher_->in_flight() > 0 && Clock::now() >= grace_end) {
+    // Hand-backs wait for an outstanding BPOP (at most kBpopTimeoutSecs):
+    // it could otherwise lease a URL just handed back.
+    if (stopping && fetcher_->in_flight() > 0 && Clock::now() >= grace_end &&
+        !bpop_outstanding_) {
       if (!HandBackAll(fetcher_->AbortAll())) break;
     }
     if (stopping && fetcher_->in_flight() == 0 && !bpop_outstanding_) {
@@ -69,13 +72,12 @@ bool Worker::Run(int stop_fd, std::string* error) {
     fds.push_back({stop_fd, CURL_WAIT_POLLIN, 0});
     if (bpop_outstanding_) fds.push_back({lease_->fd(), CURL_WAIT_POLLIN, 0});
     auto timeout = kPollTimeout;
-    if (stopping) {
-      timeout = std::min(timeout,
-                         std::chrono::duration_cast<std::chrono::milliseconds>(
-                             grace_end - Clock::now()) +
-                             std::chrono::milliseconds(1));
+    auto grace_left = std::chrono::duration_cast<std::chrono::milliseconds>(
+        grace_end - Clock::now());
+    if (stopping && grace_left.count() >= 0) {
+      timeout = std::min(timeout, grace_left + std::chrono::milliseconds(1));
     }
-    fetcher_->Wait(fds, std::max(timeout, std::chrono::milliseconds(0)));
+    fetcher_->Wait(fds, timeout);
 
     for (const FetchResult& r : fetcher_->Collect()) {
       if (!Report(r)) {
@@ -148,8 +150,9 @@ bool Worker::OnLeases(const redisReply& reply) {
     return true;
   }
   if (reply.type != REDIS_REPLY_ARRAY) return false;
-  if (stopping_) {
-    // Leased while stopping: given back unfetched.
+  if (stopping_ && Clock::now() >= grace_end_) {
+    // Leased after the grace period: given back unfetched. (Leased during
+    // it, they are fetched like the others: a hand-back costs an attempt.)
     std::vector<std::string> urls;
     for (size_t i = 0; i < reply.elements; ++i) {
       if (reply.element[i]->type == REDIS_REPLY_STRING) {

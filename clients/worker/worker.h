@@ -5,6 +5,7 @@
 // leasing; in-flight fetches get --grace seconds, then are handed back.
 #pragma once
 
+#include <chrono>
 #include <cstdint>
 #include <memory>
 #include <string>
@@ -72,6 +73,7 @@ class Worker {
   Totals totals_;
   bool bpop_outstanding_ = false;
   bool stopping_ = false;
+  std::chrono::steady_clock::time_point grace_end_;
 };
 
 }  // namespace worker
