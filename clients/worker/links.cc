@@ -37,7 +37,8 @@ bool IsAsciiWhitespace(char c) {
 // whitespace trimmed, tabs and newlines removed, and what RFC 3986 does not
 // allow percent-encoded ('%' itself is kept: hrefs are already encoded).
 std::string CleanReference(std::string_view href) {
-  while (!href.empty() && IsAsciiWhitespace(href.front())) href.remove_prefix(1);
+  while (!href.empty() && IsAsciiWhitespace(href.front()))
+    href.remove_prefix(1);
   while (!href.empty() && IsAsciiWhitespace(href.back())) href.remove_suffix(1);
   static constexpr char kHex[] = "0123456789ABCDEF";
   static constexpr std::string_view kUnsafe = " \"<>\\^`{|}";
@@ -46,7 +47,8 @@ std::string CleanReference(std::string_view href) {
   for (char c : href) {
     auto byte = static_cast<unsigned char>(c);
     if (c == '\t' || c == '\n' || c == '\r') continue;
-    if (byte < 0x20 || byte >= 0x7f || kUnsafe.find(c) != std::string_view::npos) {
+    if (byte < 0x20 || byte >= 0x7f ||
+        kUnsafe.find(c) != std::string_view::npos) {
       out += '%';
       out += kHex[byte >> 4];
       out += kHex[byte & 0xf];
@@ -58,9 +60,9 @@ std::string CleanReference(std::string_view href) {
 }
 
 bool IsHttpScheme(const UriUriA& uri) {
-  std::string_view scheme(uri.scheme.first,
-                          static_cast<size_t>(uri.scheme.afterLast -
-                                              uri.scheme.first));
+  std::string_view scheme(
+      uri.scheme.first,
+      static_cast<size_t>(uri.scheme.afterLast - uri.scheme.first));
   auto equals = [&](std::string_view want) {
     if (scheme.size() != want.size()) return false;
     for (size_t i = 0; i < want.size(); ++i) {
@@ -134,7 +136,8 @@ std::optional<std::string> ResolveLink(std::string_view base,
   uri->fragment.first = nullptr;
   uri->fragment.afterLast = nullptr;
   int chars = 0;
-  if (uriToStringCharsRequiredA(uri, &chars) != URI_SUCCESS) return std::nullopt;
+  if (uriToStringCharsRequiredA(uri, &chars) != URI_SUCCESS)
+    return std::nullopt;
   std::string out(static_cast<size_t>(chars) + 1, '\0');
   if (uriToStringA(out.data(), uri, chars + 1, nullptr) != URI_SUCCESS) {
     return std::nullopt;
@@ -145,8 +148,9 @@ std::optional<std::string> ResolveLink(std::string_view base,
 
 std::vector<std::string> ExtractLinks(std::string_view html,
                                       std::string_view page_url) {
-  std::unique_ptr<GumboOutput, GumboOutputDeleter> output(gumbo_parse_with_options(
-      &kGumboDefaultOptions, html.data(), html.size()));
+  std::unique_ptr<GumboOutput, GumboOutputDeleter> output(
+      gumbo_parse_with_options(&kGumboDefaultOptions, html.data(),
+                               html.size()));
   std::vector<std::string> links;
   if (!output) return links;
 

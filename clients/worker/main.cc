@@ -70,18 +70,15 @@ int main(int argc, char** argv) {
                o.host.c_str(), o.port, o.concurrency);
   bool clean = w->Run(stop_fd, &error);
   const worker::Totals& t = w->totals();
-  std::fprintf(stderr,
-               "frontier-worker: leased %lld, fetched %lld, confirmed %lld, "
-               "failed %lld, links %lld (new %lld), handed back %lld, "
-               "errors %lld\n",
-               static_cast<long long>(t.leased),
-               static_cast<long long>(t.fetched),
-               static_cast<long long>(t.confirmed),
-               static_cast<long long>(t.failed),
-               static_cast<long long>(t.links),
-               static_cast<long long>(t.new_links),
-               static_cast<long long>(t.handed_back),
-               static_cast<long long>(t.errors));
+  std::fprintf(
+      stderr,
+      "frontier-worker: leased %lld, fetched %lld, confirmed %lld, "
+      "failed %lld, links %lld (new %lld), handed back %lld, "
+      "errors %lld\n",
+      static_cast<long long>(t.leased), static_cast<long long>(t.fetched),
+      static_cast<long long>(t.confirmed), static_cast<long long>(t.failed),
+      static_cast<long long>(t.links), static_cast<long long>(t.new_links),
+      static_cast<long long>(t.handed_back), static_cast<long long>(t.errors));
   if (!clean) {
     std::fprintf(stderr, "frontier-worker: %s\n", error.c_str());
     return kExitConnection;

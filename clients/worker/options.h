@@ -31,7 +31,7 @@ struct Options {
   std::string save_dir;        // empty = pages are not saved
 
   // stopping
-  double grace = 10;  // seconds in-flight fetches get after SIGINT/SIGTERM
+  double grace = 10;   // seconds in-flight fetches get after SIGINT/SIGTERM
   bool quiet = false;  // no line per fetch on stdout
 };
 

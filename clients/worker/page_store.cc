@@ -93,10 +93,10 @@ bool PageStore::Save(const FetchResult& r, std::string* error) {
       return false;
     }
   }
-  std::string line = StrCat(
-      static_cast<int64_t>(std::time(nullptr)), "\t", r.status, "\t",
-      r.body.size(), "\t", relative, "\t", TsvField(r.url), "\t",
-      r.redirects > 0 ? TsvField(r.final_url) : std::string(), "\n");
+  std::string line =
+      StrCat(static_cast<int64_t>(std::time(nullptr)), "\t", r.status, "\t",
+             r.body.size(), "\t", relative, "\t", TsvField(r.url), "\t",
+             r.redirects > 0 ? TsvField(r.final_url) : std::string(), "\n");
   if (std::fputs(line.c_str(), index_) < 0 || std::fflush(index_) != 0) {
     *error = StrCat("cannot append to ", dir_, "/index.tsv");
     return false;

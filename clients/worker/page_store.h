@@ -27,7 +27,8 @@ class PageStore {
   bool Save(const FetchResult& r, std::string* error);
 
  private:
-  PageStore(std::string dir, std::FILE* index) : dir_(std::move(dir)), index_(index) {}
+  PageStore(std::string dir, std::FILE* index)
+      : dir_(std::move(dir)), index_(index) {}
   std::string dir_;
   std::FILE* index_;
 };

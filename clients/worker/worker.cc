@@ -21,8 +21,10 @@ using Clock = std::chrono::steady_clock;
 // BPOP waits at most this long, so that a stop is never held up by it for
 // longer (its URLs are handed back when it returns during a stop).
 constexpr int kBpopTimeoutSecs = 1;
-// How long one wait lasts when nothing happens.
+// How long one wait lasts when nothing happens; also the pause before
+// BPOP is sent again after an error reply.
 constexpr std::chrono::milliseconds kPollTimeout{1000};
+constexpr std::chrono::milliseconds kBpopErrorPause{1000};
 
 std::string Text(const redisReply& r) { return std::string(r.str, r.len); }
 
@@ -46,10 +48,9 @@ std::unique_ptr<Worker> Worker::Create(const Options& o, std::string* error) {
     store = PageStore::Open(o.save_dir, error);
     if (!store) return nullptr;
   }
-  return std::unique_ptr<Worker>(new Worker(o, std::move(lease),
-                                            std::move(report),
-                                            std::move(fetcher),
-                                            std::move(store)));
+  return std::unique_ptr<Worker>(
+      new Worker(o, std::move(lease), std::move(report), std::move(fetcher),
+                 std::move(store)));
 }
 
 bool Worker::Run(int stop_fd, std::string* error) {
@@ -66,7 +67,10 @@ bool Worker::Run(int stop_fd, std::string* error) {
       return true;
     }
     int room = o_.concurrency - static_cast<int>(fetcher_->in_flight());
-    if (!stopping && !bpop_outstanding_ && room > 0 && !SendBpop(room)) break;
+    if (!stopping && !bpop_outstanding_ && room > 0 &&
+        Clock::now() >= next_bpop_ && !SendBpop(room)) {
+      break;
+    }
 
     std::vector<curl_waitfd> fds;
     fds.push_back({stop_fd, CURL_WAIT_POLLIN, 0});
@@ -90,9 +94,8 @@ bool Worker::Run(int stop_fd, std::string* error) {
       ssize_t n = read(stop_fd, signals, sizeof signals);
       if (n > 0 && !stopping) {
         stopping = true;
-        grace_end =
-            Clock::now() + std::chrono::milliseconds(
-                               static_cast<int64_t>(o_.grace * 1000));
+        grace_end = Clock::now() + std::chrono::milliseconds(
+                                       static_cast<int64_t>(o_.grace * 1000));
         if (n > 1) grace_end = Clock::now();
         std::fprintf(stderr,
                      "frontier-worker: stopping: %zu fetches in flight get "
@@ -116,8 +119,8 @@ bool Worker::Run(int stop_fd, std::string* error) {
   // expire on the server.
   fetcher_->AbortAll();
   if (error->empty()) {
-    *error = StrCat("lost frontierd: ", lease_->Error(), " / ",
-                    report_->Error());
+    *error =
+        StrCat("lost frontierd: ", lease_->Error(), " / ", report_->Error());
   }
   return false;
 }
@@ -146,7 +149,7 @@ bool Worker::OnLeases(const redisReply& reply) {
     // E.g. MISCONF: nothing was leased; wait before asking again.
     std::fprintf(stderr, "frontier-worker: BPOP: %s\n", Text(reply).c_str());
     ++totals_.errors;
-    sleep(1);
+    next_bpop_ = Clock::now() + kBpopErrorPause;
     return true;
   }
   if (reply.type != REDIS_REPLY_ARRAY) return false;

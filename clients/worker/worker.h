@@ -20,7 +20,7 @@ namespace worker {
 // What a run did, printed when it ends.
 struct Totals {
   int64_t leased = 0;       // URLs handed out by BPOP
-  int64_t fetched = 0;      // fetches that got an HTTP answer
+  int64_t fetched = 0;      // fetches reported with CONFIRM
   int64_t confirmed = 0;    // CONFIRMs of leased URLs that replied 1
   int64_t failed = 0;       // FAILs for transient errors
   int64_t links = 0;        // links sent with MADD
@@ -74,6 +74,7 @@ class Worker {
   bool bpop_outstanding_ = false;
   bool stopping_ = false;
   std::chrono::steady_clock::time_point grace_end_;
+  std::chrono::steady_clock::time_point next_bpop_;  // after an error reply
 };
 
 }  // namespace worker

@@ -60,8 +60,7 @@ TEST(ExtractLinksTest, HonoursTheFirstBaseHref) {
 }
 
 TEST(ExtractLinksTest, RelativeBaseResolvesAgainstThePage) {
-  std::string html =
-      "<head><base href='/docs/'></head><a href='intro'>i</a>";
+  std::string html = "<head><base href='/docs/'></head><a href='intro'>i</a>";
   EXPECT_EQ(ExtractLinks(html, "http://h/a/b"), (Links{"http://h/docs/intro"}));
 }
 

@@ -63,8 +63,10 @@ LoopbackSite::LoopbackSite(int hosts) {
     for (int i = 0; i < hosts && ok; ++i) {
       evhttp_bound_socket* s = evhttp_bind_socket_with_handle(
           http_, Host(i).c_str(), static_cast<uint16_t>(candidate));
-      if (s == nullptr) ok = false;
-      else bound.push_back(s);
+      if (s == nullptr)
+        ok = false;
+      else
+        bound.push_back(s);
     }
     if (ok) {
       port_ = candidate;
@@ -76,9 +78,8 @@ LoopbackSite::LoopbackSite(int hosts) {
     error_ = "cannot bind the loopback hosts to one port";
     return;
   }
-  thread_ = std::thread([this] {
-    event_base_loop(base_, EVLOOP_NO_EXIT_ON_EMPTY);
-  });
+  thread_ =
+      std::thread([this] { event_base_loop(base_, EVLOOP_NO_EXIT_ON_EMPTY); });
 }
 
 LoopbackSite::~LoopbackSite() {
@@ -113,7 +114,8 @@ void LoopbackSite::OnRequest(evhttp_request* req, void* self) {
   // The address the client connected to is the host it asked for.
   sockaddr_storage local = {};
   socklen_t len = sizeof local;
-  evutil_socket_t fd = bufferevent_getfd(evhttp_connection_get_bufferevent(p->conn));
+  evutil_socket_t fd =
+      bufferevent_getfd(evhttp_connection_get_bufferevent(p->conn));
   if (getsockname(fd, reinterpret_cast<sockaddr*>(&local), &len) == 0 &&
       local.ss_family == AF_INET) {
     char text[INET_ADDRSTRLEN] = {};
@@ -122,9 +124,8 @@ void LoopbackSite::OnRequest(evhttp_request* req, void* self) {
     entry.host = text;
   }
   entry.path = evhttp_request_get_uri(req);
-  if (const char* ua =
-          evhttp_find_header(evhttp_request_get_input_headers(req),
-                             "User-Agent")) {
+  if (const char* ua = evhttp_find_header(evhttp_request_get_input_headers(req),
+                                          "User-Agent")) {
     entry.user_agent = ua;
   }
   {
@@ -143,8 +144,9 @@ void LoopbackSite::OnRequest(evhttp_request* req, void* self) {
   evhttp_connection_set_closecb(p->conn, &LoopbackSite::OnConnectionClosed,
                                 site);
   p->timer = evtimer_new(site->base_, &LoopbackSite::OnReplyDue, p.get());
-  timeval tv = {static_cast<time_t>(p->page.delay.count() / 1000),
-                static_cast<suseconds_t>((p->page.delay.count() % 1000) * 1000)};
+  timeval tv = {
+      static_cast<time_t>(p->page.delay.count() / 1000),
+      static_cast<suseconds_t>((p->page.delay.count() % 1000) * 1000)};
   evtimer_add(p->timer, &tv);
   site->pending_.push_back(std::move(p));
 }

@@ -19,10 +19,9 @@ FetchResult Answer(long status, std::string url = "http://h/p") {
 TEST(ReportTest, FetchedPageAddsLinksThenConfirms) {
   Options o;
   auto commands = BuildReport(Answer(200), {"http://h/a", "http://x/"}, o);
-  EXPECT_EQ(commands,
-            (std::vector<Command>{{"MADD", "http://h/p", "http://h/a",
-                                   "http://x/"},
-                                  {"CONFIRM", "http://h/p"}}));
+  EXPECT_EQ(commands, (std::vector<Command>{
+                          {"MADD", "http://h/p", "http://h/a", "http://x/"},
+                          {"CONFIRM", "http://h/p"}}));
   EXPECT_EQ(BuildReport(Answer(204), {}, o),
             (std::vector<Command>{{"CONFIRM", "http://h/p"}}));
 }
@@ -91,21 +90,21 @@ TEST(ReportTest, ReportStatusAddsThePolicyOptions) {
   Options o;
   o.report_status = true;
   EXPECT_EQ(BuildReport(Answer(404), {}, o),
-            (std::vector<Command>{{"CONFIRM", "http://h/p", "STATUS", "404",
-                                   "FETCH-MS", "42"}}));
+            (std::vector<Command>{
+                {"CONFIRM", "http://h/p", "STATUS", "404", "FETCH-MS", "42"}}));
   FetchResult robots = Answer(200, "http://h/robots.txt");
   robots.body = "User-agent: *\nDisallow: /private\n";
-  EXPECT_EQ(BuildReport(robots, {}, o),
-            (std::vector<Command>{{"CONFIRM", "http://h/robots.txt", "STATUS",
-                                   "200", "FETCH-MS", "42", "BODY",
-                                   robots.body}}));
+  EXPECT_EQ(
+      BuildReport(robots, {}, o),
+      (std::vector<Command>{{"CONFIRM", "http://h/robots.txt", "STATUS", "200",
+                             "FETCH-MS", "42", "BODY", robots.body}}));
   FetchResult busy = Answer(429);
   busy.retry_after = "Fri, 01 Jan 2100 00:00:00 GMT";
   o.retry_delay = 60;
-  EXPECT_EQ(BuildReport(busy, {}, o),
-            (std::vector<Command>{{"FAIL", "http://h/p", "DELAY", "86400",
-                                   "STATUS", "429", "RETRY-AFTER",
-                                   busy.retry_after}}));
+  EXPECT_EQ(
+      BuildReport(busy, {}, o),
+      (std::vector<Command>{{"FAIL", "http://h/p", "DELAY", "86400", "STATUS",
+                             "429", "RETRY-AFTER", busy.retry_after}}));
 }
 
 TEST(ReportTest, HandBackIsFailUnlessReleaseIsOn) {

@@ -32,7 +32,7 @@ class WorkerCrawlTest : public FrontierdTest {
  protected:
   std::vector<std::string> ServerArgs() const override {
     return {"--politeness-delay", "0.3", "--site-max-leases", "1",
-            "--timer-ms", "10"};
+            "--timer-ms",         "10"};
   }
 
   void SetUp() override {
@@ -164,12 +164,10 @@ TEST_F(WorkerCrawlTest, CrawlsEveryReachablePageOncePolitely) {
     for (size_t i = 1; i < on_host.size(); ++i) {
       const SiteRequest& prev = on_host[i - 1];
       const SiteRequest& next = on_host[i];
-      EXPECT_GE(next.start, prev.end)
-          << "overlap on " << next.host << ": " << prev.path << " and "
-          << next.path;
+      EXPECT_GE(next.start, prev.end) << "overlap on " << next.host << ": "
+                                      << prev.path << " and " << next.path;
       if (prev.path == "/old" && next.path == "/new") continue;
-      double gap =
-          std::chrono::duration<double>(next.start - prev.end).count();
+      double gap = std::chrono::duration<double>(next.start - prev.end).count();
       EXPECT_GE(gap, kPolitenessSecs - 0.02)
           << next.host << ": " << prev.path << " then " << next.path;
     }
