@@ -1,9 +1,11 @@
-// A blocking hiredis connection to frontierd (or any RESP server), shared by
-// the client tools in clients/: explicit pipelining for frontier-bench, and
-// a split send / wait-for-reply for frontier-worker, which waits for a BPOP
+// A blocking connection to frontierd (or any RESP server), shared by the
+// client tools in clients/: explicit pipelining for frontier-bench, and a
+// split send / wait-for-reply for frontier-worker, which waits for a BPOP
 // reply in the same poll as its HTTP transfers.
 //
-// Debian's hiredis is 0.14, which has no TLS: the tools refuse --tls.
+// Over TCP, hiredis does the I/O. Debian's hiredis (0.14) has no TLS, so
+// over TLS the bytes go through TlsStream (OpenSSL) and hiredis only formats
+// commands and parses replies.
 #pragma once
 
 #include <hiredis/hiredis.h>
@@ -14,6 +16,8 @@
 #include <string>
 #include <string_view>
 #include <vector>
+
+#include "tls_stream.h"
 
 namespace frontier_client {
 
@@ -56,6 +60,11 @@ class Connection {
   static std::unique_ptr<Connection> Open(const std::string& host, int port,
                                           const std::string& password,
                                           std::string* error);
+  // The same over TLS (to a tls-port), with `tls` as redis-cli's options.
+  static std::unique_ptr<Connection> OpenTls(const std::string& host, int port,
+                                             const std::string& password,
+                                             const TlsOptions& tls,
+                                             std::string* error);
   ~Connection();
   Connection(const Connection&) = delete;
   Connection& operator=(const Connection&) = delete;
@@ -76,13 +85,25 @@ class Connection {
   // a complete reply, or nullptr with *failed false if the reply is not
   // complete yet (wait for fd() again), or nullptr with *failed true on an
   // I/O or protocol error (including the server closing the connection).
-  int fd() const { return ctx_->fd; }
+  int fd() const { return tls_ ? tls_->fd() : ctx_->fd; }
   bool Flush();
   ReplyPtr ReadAvailable(bool* failed);
 
  private:
   explicit Connection(redisContext* ctx) : ctx_(ctx) {}
-  redisContext* ctx_;
+  explicit Connection(std::unique_ptr<TlsStream> tls);
+  // Sends AUTH; false with *error set if it is refused or fails.
+  bool Authenticate(const std::string& password, std::string* error);
+  // TLS: feeds what the stream has (one read, then anything buffered) to
+  // the reader; without `wait`, only what can be read without blocking.
+  // False if nothing was read; tls_error_ is set if the stream failed.
+  bool FillReader(bool wait);
+
+  redisContext* ctx_ = nullptr;     // TCP: hiredis does the I/O
+  std::unique_ptr<TlsStream> tls_;  // TLS: the stream does,
+  redisReader* reader_ = nullptr;   // and hiredis's reader parses
+  std::string out_;                 // TLS: formatted commands not yet sent
+  std::string tls_error_;
 };
 
 }  // namespace frontier_client

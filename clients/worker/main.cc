@@ -13,7 +13,6 @@
 
 namespace {
 
-constexpr int kExitUnsupported = 2;
 constexpr int kExitConnection = 3;
 
 // The write end of the self-pipe the signal handler writes to; the worker
@@ -48,12 +47,6 @@ int main(int argc, char** argv) {
   worker::Options o;
   int exit_code = 0;
   if (!worker::ParseOptions(argc, argv, &o, &exit_code)) return exit_code;
-  if (o.tls) {
-    std::fprintf(
-        stderr,
-        "frontier-worker: --tls not supported yet: hiredis 0.14 has no TLS\n");
-    return kExitUnsupported;
-  }
   int stop_fd = -1;
   if (!InstallSignals(&stop_fd)) {
     std::perror("frontier-worker: signals");
@@ -66,8 +59,8 @@ int main(int argc, char** argv) {
     return kExitConnection;
   }
   std::fprintf(stderr,
-               "frontier-worker: crawling from %s:%d, %d fetches at once\n",
-               o.host.c_str(), o.port, o.concurrency);
+               "frontier-worker: crawling from %s:%d%s, %d fetches at once\n",
+               o.host.c_str(), o.port, o.tls ? " (TLS)" : "", o.concurrency);
   bool clean = w->Run(stop_fd, &error);
   const worker::Totals& t = w->totals();
   std::fprintf(

@@ -26,7 +26,13 @@ frontierd:
   -h <host>              server host (default 127.0.0.1)
   -p <port>              server port (default 7379)
   -a <password>          send AUTH <password> on connect (also --auth)
-  --tls                  TLS (not supported yet: hiredis 0.14 has no TLS)
+  --tls                  connect with TLS (to a tls-port)
+  --cacert <file>        CA certificate(s) to verify the server with
+                         (default: the system's)
+  --cert <file>          client certificate, for mutual TLS
+  --key <file>           its private key
+  --sni <name>           server name to send and verify (default: -h)
+  --insecure             do not verify the server's certificate
   --lease <secs>         lease asked with BPOP (default: the server's
                          lease-timeout)
 Fetching:
@@ -117,6 +123,26 @@ constexpr ValueOption kValueOptions[] = {
        o.save_dir = std::string(v);
        return !v.empty();
      }},
+    {"--cacert", "",
+     [](std::string_view v, Options& o) {
+       o.tls_options.ca_cert = std::string(v);
+       return !v.empty();
+     }},
+    {"--cert", "",
+     [](std::string_view v, Options& o) {
+       o.tls_options.cert = std::string(v);
+       return !v.empty();
+     }},
+    {"--key", "",
+     [](std::string_view v, Options& o) {
+       o.tls_options.key = std::string(v);
+       return !v.empty();
+     }},
+    {"--sni", "",
+     [](std::string_view v, Options& o) {
+       o.tls_options.sni = std::string(v);
+       return !v.empty();
+     }},
     {"--grace", "",
      [](std::string_view v, Options& o) {
        return ParseDouble(v, 0, 86400, &o.grace);
@@ -126,14 +152,15 @@ constexpr ValueOption kValueOptions[] = {
 struct FlagOption {
   std::string_view name;
   std::string_view alias;
-  bool Options::*field;
+  void (*set)(Options& o);
 };
 
 constexpr FlagOption kFlags[] = {
-    {"--tls", "", &Options::tls},
-    {"--report-status", "", &Options::report_status},
-    {"--release", "", &Options::release},
-    {"-q", "--quiet", &Options::quiet},
+    {"--tls", "", [](Options& o) { o.tls = true; }},
+    {"--insecure", "", [](Options& o) { o.tls_options.insecure = true; }},
+    {"--report-status", "", [](Options& o) { o.report_status = true; }},
+    {"--release", "", [](Options& o) { o.release = true; }},
+    {"-q", "--quiet", [](Options& o) { o.quiet = true; }},
 };
 
 template <typename Table>
@@ -154,7 +181,7 @@ bool ParseOptions(int argc, char** argv, Options* out, int* exit_code) {
       return false;
     }
     if (auto flag = Find(kFlags, arg); flag != std::end(kFlags)) {
-      out->*(flag->field) = true;
+      flag->set(*out);
       continue;
     }
     auto opt = Find(kValueOptions, arg);

@@ -6,6 +6,8 @@
 #include <cstdint>
 #include <string>
 
+#include "common/tls_stream.h"
+
 namespace worker {
 
 struct Options {
@@ -13,8 +15,9 @@ struct Options {
   std::string host = "127.0.0.1";
   int port = 7379;
   std::string password;  // -a: AUTH on connect when not empty
-  bool tls = false;      // refused at start: Debian's hiredis has no TLS
-  double lease = 0;      // BPOP LEASE secs; 0 = the server's lease-timeout
+  bool tls = false;      // connect to a tls-port
+  frontier_client::TlsOptions tls_options;
+  double lease = 0;  // BPOP LEASE secs; 0 = the server's lease-timeout
 
   // fetching
   int concurrency = 16;  // fetches in flight at once

@@ -31,9 +31,14 @@ std::string Text(const redisReply& r) { return std::string(r.str, r.len); }
 }  // namespace
 
 std::unique_ptr<Worker> Worker::Create(const Options& o, std::string* error) {
-  auto lease = Connection::Open(o.host, o.port, o.password, error);
+  auto open = [&] {
+    return o.tls ? Connection::OpenTls(o.host, o.port, o.password,
+                                       o.tls_options, error)
+                 : Connection::Open(o.host, o.port, o.password, error);
+  };
+  auto lease = open();
   if (!lease) return nullptr;
-  auto report = Connection::Open(o.host, o.port, o.password, error);
+  auto report = open();
   if (!report) return nullptr;
   FetchSettings settings;
   settings.user_agent = o.user_agent;

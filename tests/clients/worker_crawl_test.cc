@@ -287,13 +287,18 @@ TEST_F(WorkerCrawlTest, FinishesInFlightFetchesWithinGrace) {
   EXPECT_EQ(site_->Requests().size(), 2u);
 }
 
-TEST_F(WorkerCrawlTest, RefusesBadOptionsAndTls) {
+TEST_F(WorkerCrawlTest, RefusesBadOptions) {
   WorkerProcess bad(server_->port(), {"-c", "0"});
   EXPECT_EQ(bad.Wait(seconds(5)), 2);
   EXPECT_NE(bad.Stderr().find("bad value for -c"), std::string::npos);
-  WorkerProcess tls(server_->port(), {"--tls"});
-  EXPECT_EQ(tls.Wait(seconds(5)), 2);
-  EXPECT_NE(tls.Stderr().find("--tls"), std::string::npos);
+  WorkerProcess no_port(server_->port(), {"-p", "70000"});
+  EXPECT_EQ(no_port.Wait(seconds(5)), 2);
+  EXPECT_NE(no_port.Stderr().find("bad value for -p: '70000'"),
+            std::string::npos);
+  WorkerProcess unknown(server_->port(), {"--fast"});
+  EXPECT_EQ(unknown.Wait(seconds(5)), 2);
+  EXPECT_NE(unknown.Stderr().find("unknown option '--fast'"),
+            std::string::npos);
   EXPECT_EQ(Stats()["popped"], 0);
 }
 
