@@ -59,20 +59,18 @@ std::unique_ptr<Worker> Worker::Create(const Options& o, std::string* error) {
 }
 
 bool Worker::Run(int stop_fd, std::string* error) {
-  Clock::time_point& grace_end = grace_end_;
-  bool& stopping = stopping_;
   for (;;) {
     // Hand-backs wait for an outstanding BPOP (at most kBpopTimeoutSecs):
     // it could otherwise lease a URL just handed back.
-    if (stopping && fetcher_->in_flight() > 0 && Clock::now() >= grace_end &&
+    if (stopping_ && fetcher_->in_flight() > 0 && Clock::now() >= grace_end_ &&
         !bpop_outstanding_) {
       if (!HandBackAll(fetcher_->AbortAll())) break;
     }
-    if (stopping && fetcher_->in_flight() == 0 && !bpop_outstanding_) {
+    if (stopping_ && fetcher_->in_flight() == 0 && !bpop_outstanding_) {
       return true;
     }
     int room = o_.concurrency - static_cast<int>(fetcher_->in_flight());
-    if (!stopping && !bpop_outstanding_ && room > 0 &&
+    if (!stopping_ && !bpop_outstanding_ && room > 0 &&
         Clock::now() >= next_bpop_ && !SendBpop(room)) {
       break;
     }
@@ -82,8 +80,8 @@ bool Worker::Run(int stop_fd, std::string* error) {
     if (bpop_outstanding_) fds.push_back({lease_->fd(), CURL_WAIT_POLLIN, 0});
     auto timeout = kPollTimeout;
     auto grace_left = std::chrono::duration_cast<std::chrono::milliseconds>(
-        grace_end - Clock::now());
-    if (stopping && grace_left.count() >= 0) {
+        grace_end_ - Clock::now());
+    if (stopping_ && grace_left.count() >= 0) {
       timeout = std::min(timeout, grace_left + std::chrono::milliseconds(1));
     }
     fetcher_->Wait(fds, timeout);
@@ -97,17 +95,17 @@ bool Worker::Run(int stop_fd, std::string* error) {
     if (fds[0].revents != 0) {
       char signals[16];
       ssize_t n = read(stop_fd, signals, sizeof signals);
-      if (n > 0 && !stopping) {
-        stopping = true;
-        grace_end = Clock::now() + std::chrono::milliseconds(
-                                       static_cast<int64_t>(o_.grace * 1000));
-        if (n > 1) grace_end = Clock::now();
+      if (n > 0 && !stopping_) {
+        stopping_ = true;
+        grace_end_ = Clock::now() + std::chrono::milliseconds(
+                                        static_cast<int64_t>(o_.grace * 1000));
+        if (n > 1) grace_end_ = Clock::now();
         std::fprintf(stderr,
                      "frontier-worker: stopping: %zu fetches in flight get "
                      "%.1f s (a second signal ends them now)\n",
                      fetcher_->in_flight(), n > 1 ? 0.0 : o_.grace);
       } else if (n > 0) {
-        grace_end = Clock::now();
+        grace_end_ = Clock::now();
       }
     }
     if (bpop_outstanding_ && fds.size() > 1 && fds[1].revents != 0) {
