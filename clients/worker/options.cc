@@ -35,6 +35,8 @@ frontierd:
   --insecure             do not verify the server's certificate
   --lease <secs>         lease asked with BPOP (default: the server's
                          lease-timeout)
+  --reconnect <secs>     how long to keep reconnecting to a lost frontierd
+                         before exiting (default 60; 0 = exit at once)
 Fetching:
   -c <n>                 fetches in flight at once (default 16; also
                          --concurrency)
@@ -88,6 +90,10 @@ constexpr ValueOption kValueOptions[] = {
     {"--lease", "",
      [](std::string_view v, Options& o) {
        return ParseDouble(v, 0, 86400 * 365, &o.lease);
+     }},
+    {"--reconnect", "",
+     [](std::string_view v, Options& o) {
+       return ParseDouble(v, 0, 86400 * 365, &o.reconnect);
      }},
     {"-c", "--concurrency",
      [](std::string_view v, Options& o) {

@@ -17,7 +17,8 @@ struct Options {
   std::string password;  // -a: AUTH on connect when not empty
   bool tls = false;      // connect to a tls-port
   frontier_client::TlsOptions tls_options;
-  double lease = 0;  // BPOP LEASE secs; 0 = the server's lease-timeout
+  double lease = 0;       // BPOP LEASE secs; 0 = the server's lease-timeout
+  double reconnect = 60;  // seconds to retry a lost frontierd; 0 = exit
 
   // fetching
   int concurrency = 16;  // fetches in flight at once

@@ -1,5 +1,6 @@
 #include "worker.h"
 
+#include <poll.h>
 #include <unistd.h>
 
 #include <chrono>
@@ -25,20 +26,24 @@ constexpr int kBpopTimeoutSecs = 1;
 // BPOP is sent again after an error reply.
 constexpr std::chrono::milliseconds kPollTimeout{1000};
 constexpr std::chrono::milliseconds kBpopErrorPause{1000};
+// Between two attempts to reconnect to a lost frontierd.
+constexpr std::chrono::milliseconds kReconnectPause{1000};
 
 std::string Text(const redisReply& r) { return std::string(r.str, r.len); }
+
+std::unique_ptr<Connection> OpenConnection(const Options& o,
+                                           std::string* error) {
+  return o.tls ? Connection::OpenTls(o.host, o.port, o.password, o.tls_options,
+                                     error)
+               : Connection::Open(o.host, o.port, o.password, error);
+}
 
 }  // namespace
 
 std::unique_ptr<Worker> Worker::Create(const Options& o, std::string* error) {
-  auto open = [&] {
-    return o.tls ? Connection::OpenTls(o.host, o.port, o.password,
-                                       o.tls_options, error)
-                 : Connection::Open(o.host, o.port, o.password, error);
-  };
-  auto lease = open();
+  auto lease = OpenConnection(o, error);
   if (!lease) return nullptr;
-  auto report = open();
+  auto report = OpenConnection(o, error);
   if (!report) return nullptr;
   FetchSettings settings;
   settings.user_agent = o.user_agent;
@@ -58,74 +63,116 @@ std::unique_ptr<Worker> Worker::Create(const Options& o, std::string* error) {
                  std::move(store)));
 }
 
+Worker::Step Worker::RunOnce(int stop_fd) {
+  // Hand-backs wait for an outstanding BPOP (at most kBpopTimeoutSecs):
+  // it could otherwise lease a URL just handed back.
+  if (stopping_ && fetcher_->in_flight() > 0 && Clock::now() >= grace_end_ &&
+      !bpop_outstanding_) {
+    if (!HandBackAll(fetcher_->AbortAll())) return Step::kLost;
+  }
+  if (stopping_ && fetcher_->in_flight() == 0 && !bpop_outstanding_) {
+    return Step::kStopped;
+  }
+  int room = o_.concurrency - static_cast<int>(fetcher_->in_flight());
+  if (!stopping_ && !bpop_outstanding_ && room > 0 &&
+      Clock::now() >= next_bpop_ && !SendBpop(room)) {
+    return Step::kLost;
+  }
+
+  std::vector<curl_waitfd> fds;
+  fds.push_back({stop_fd, CURL_WAIT_POLLIN, 0});
+  if (bpop_outstanding_) fds.push_back({lease_->fd(), CURL_WAIT_POLLIN, 0});
+  auto timeout = kPollTimeout;
+  auto grace_left = std::chrono::duration_cast<std::chrono::milliseconds>(
+      grace_end_ - Clock::now());
+  if (stopping_ && grace_left.count() >= 0) {
+    timeout = std::min(timeout, grace_left + std::chrono::milliseconds(1));
+  }
+  fetcher_->Wait(fds, timeout);
+
+  for (const FetchResult& r : fetcher_->Collect()) {
+    if (!Report(r)) return Step::kLost;
+  }
+  if (fds[0].revents != 0) {
+    char signals[16];
+    ssize_t n = read(stop_fd, signals, sizeof signals);
+    if (n > 0 && !stopping_) {
+      stopping_ = true;
+      grace_end_ = Clock::now() + std::chrono::milliseconds(
+                                      static_cast<int64_t>(o_.grace * 1000));
+      if (n > 1) grace_end_ = Clock::now();
+      std::fprintf(stderr,
+                   "frontier-worker: stopping: %zu fetches in flight get "
+                   "%.1f s (a second signal ends them now)\n",
+                   fetcher_->in_flight(), n > 1 ? 0.0 : o_.grace);
+    } else if (n > 0) {
+      grace_end_ = Clock::now();
+    }
+  }
+  if (bpop_outstanding_ && fds.size() > 1 && fds[1].revents != 0) {
+    bool failed = false;
+    ReplyPtr reply = lease_->ReadAvailable(&failed);
+    if (failed) return Step::kLost;
+    if (reply) {
+      bpop_outstanding_ = false;
+      if (!OnLeases(*reply)) return Step::kLost;
+    }
+  }
+  return Step::kGoOn;
+}
+
 bool Worker::Run(int stop_fd, std::string* error) {
   for (;;) {
-    // Hand-backs wait for an outstanding BPOP (at most kBpopTimeoutSecs):
-    // it could otherwise lease a URL just handed back.
-    if (stopping_ && fetcher_->in_flight() > 0 && Clock::now() >= grace_end_ &&
-        !bpop_outstanding_) {
-      if (!HandBackAll(fetcher_->AbortAll())) break;
+    Step step = RunOnce(stop_fd);
+    if (step == Step::kStopped) return true;
+    if (step == Step::kLost && !Reconnect(stop_fd, error)) {
+      return error->empty();  // empty: a signal stopped the attempts
     }
-    if (stopping_ && fetcher_->in_flight() == 0 && !bpop_outstanding_) {
-      return true;
-    }
-    int room = o_.concurrency - static_cast<int>(fetcher_->in_flight());
-    if (!stopping_ && !bpop_outstanding_ && room > 0 &&
-        Clock::now() >= next_bpop_ && !SendBpop(room)) {
-      break;
-    }
+  }
+}
 
-    std::vector<curl_waitfd> fds;
-    fds.push_back({stop_fd, CURL_WAIT_POLLIN, 0});
-    if (bpop_outstanding_) fds.push_back({lease_->fd(), CURL_WAIT_POLLIN, 0});
-    auto timeout = kPollTimeout;
-    auto grace_left = std::chrono::duration_cast<std::chrono::milliseconds>(
-        grace_end_ - Clock::now());
-    if (stopping_ && grace_left.count() >= 0) {
-      timeout = std::min(timeout, grace_left + std::chrono::milliseconds(1));
-    }
-    fetcher_->Wait(fds, timeout);
-
-    for (const FetchResult& r : fetcher_->Collect()) {
-      if (!Report(r)) {
-        *error = StrCat("lost frontierd while reporting: ", report_->Error());
+bool Worker::Reconnect(int stop_fd, std::string* error) {
+  std::string why = StrCat(lease_->Error(), " / ", report_->Error());
+  // What is in flight cannot be reported on a new connection after a lost
+  // one (a report may have been applied or not): those leases expire on
+  // the server and the pages are fetched again.
+  fetcher_->AbortAll();
+  bpop_outstanding_ = false;
+  if (stopping_ || o_.reconnect <= 0) {
+    *error = StrCat("lost frontierd: ", why);
+    return false;
+  }
+  std::fprintf(stderr,
+               "frontier-worker: lost frontierd (%s); reconnecting for up to "
+               "%.0f s\n",
+               why.c_str(), o_.reconnect);
+  auto deadline = Clock::now() + std::chrono::milliseconds(
+                                     static_cast<int64_t>(o_.reconnect * 1000));
+  std::string last_error;
+  for (;;) {
+    pollfd stop = {stop_fd, POLLIN, 0};
+    if (poll(&stop, 1, static_cast<int>(kReconnectPause.count())) > 0) {
+      char signals[16];
+      if (read(stop_fd, signals, sizeof signals) > 0) {
+        stopping_ = true;
         return false;
       }
     }
-    if (fds[0].revents != 0) {
-      char signals[16];
-      ssize_t n = read(stop_fd, signals, sizeof signals);
-      if (n > 0 && !stopping_) {
-        stopping_ = true;
-        grace_end_ = Clock::now() + std::chrono::milliseconds(
-                                        static_cast<int64_t>(o_.grace * 1000));
-        if (n > 1) grace_end_ = Clock::now();
-        std::fprintf(stderr,
-                     "frontier-worker: stopping: %zu fetches in flight get "
-                     "%.1f s (a second signal ends them now)\n",
-                     fetcher_->in_flight(), n > 1 ? 0.0 : o_.grace);
-      } else if (n > 0) {
-        grace_end_ = Clock::now();
-      }
+    last_error.clear();
+    auto lease = OpenConnection(o_, &last_error);
+    auto report = lease ? OpenConnection(o_, &last_error) : nullptr;
+    if (lease && report) {
+      lease_ = std::move(lease);
+      report_ = std::move(report);
+      std::fprintf(stderr, "frontier-worker: reconnected\n");
+      return true;
     }
-    if (bpop_outstanding_ && fds.size() > 1 && fds[1].revents != 0) {
-      bool failed = false;
-      ReplyPtr reply = lease_->ReadAvailable(&failed);
-      if (failed) break;
-      if (reply) {
-        bpop_outstanding_ = false;
-        if (!OnLeases(*reply)) break;
-      }
+    if (Clock::now() >= deadline) {
+      *error = StrCat("lost frontierd (", why, ") and could not reconnect in ",
+                      static_cast<int64_t>(o_.reconnect), " s: ", last_error);
+      return false;
     }
   }
-  // frontierd is gone: what is in flight cannot be reported; its leases
-  // expire on the server.
-  fetcher_->AbortAll();
-  if (error->empty()) {
-    *error =
-        StrCat("lost frontierd: ", lease_->Error(), " / ", report_->Error());
-  }
-  return false;
 }
 
 bool Worker::SendBpop(int count) {

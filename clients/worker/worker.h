@@ -37,8 +37,9 @@ class Worker {
 
   // Crawls until stopped. `stop_fd` is the read end of a pipe that becomes
   // readable when a signal asks the worker to stop (each byte is one
-  // signal: the second ends the grace period). Returns false, with *error
-  // set, if frontierd was lost; true after a clean stop.
+  // signal: the second ends the grace period). A lost frontierd is
+  // reconnected to for --reconnect seconds. Returns false, with *error
+  // set, if frontierd was lost for good; true after a stop by signal.
   bool Run(int stop_fd, std::string* error);
 
   const Totals& totals() const { return totals_; }
@@ -53,6 +54,13 @@ class Worker {
         fetcher_(std::move(fetcher)),
         store_(std::move(store)) {}
 
+  enum class Step { kGoOn, kStopped, kLost };
+  // One turn of the loop: lease, wait, report.
+  Step RunOnce(int stop_fd);
+  // After a lost connection: abandons what is in flight and opens both
+  // connections again, retrying for o_.reconnect seconds. False with
+  // *error set if it gave up, false with *error empty if a signal came.
+  bool Reconnect(int stop_fd, std::string* error);
   bool SendBpop(int count);
   // Handles a complete BPOP reply: starts fetches, or hands the URLs back
   // when stopping.

@@ -287,6 +287,49 @@ TEST_F(WorkerCrawlTest, FinishesInFlightFetchesWithinGrace) {
   EXPECT_EQ(site_->Requests().size(), 2u);
 }
 
+// frontierd restarts under a running worker: the worker reconnects and the
+// crawl finishes. What was in flight at the restart is fetched again once
+// its lease (2 s here) expires, so pages may be fetched twice, never lost.
+TEST_F(WorkerCrawlTest, ReconnectsWhenFrontierdRestarts) {
+  constexpr int kPagesPerHost = 10;
+  for (int host : {A, B}) {
+    std::string links;
+    for (int i = 1; i < kPagesPerHost; ++i) {
+      links += "<a href='/p" + std::to_string(i) + "'>p</a>";
+      Page(host, "/p" + std::to_string(i), "<p>leaf</p>");
+    }
+    Page(host, "/", links);
+    ASSERT_EQ(Cmd({"ADD", site_->Url(host, "/")}), Int(1));
+  }
+  WorkerProcess worker(server_->port(), {"--lease", "2", "--reconnect", "30"});
+  ASSERT_TRUE(worker.ok());
+  Stopwatch watch;
+  while (Stats()["confirmed"] < 4 && watch.Elapsed() < seconds(20)) {
+    std::this_thread::sleep_for(milliseconds(10));
+  }
+  ASSERT_GE(Stats()["confirmed"], 4);
+  EXPECT_EQ(server_->Stop(), 0);
+  std::this_thread::sleep_for(milliseconds(1500));
+  ASSERT_TRUE(server_->Restart());
+  EXPECT_TRUE(WaitForDrained(2 * kPagesPerHost)) << Cmd({"STATS"});
+  EXPECT_EQ(Stats()["done"], 2 * kPagesPerHost);
+  ASSERT_TRUE(worker.Signal(SIGINT));
+  EXPECT_EQ(worker.Wait(seconds(15)), 0) << worker.Stderr();
+  EXPECT_NE(worker.Stderr().find("reconnected"), std::string::npos)
+      << worker.Stderr();
+}
+
+// With --reconnect 0 a lost frontierd ends the worker with status 3.
+TEST_F(WorkerCrawlTest, ExitsWhenFrontierdGoesAwayWithoutReconnect) {
+  WorkerProcess worker(server_->port(), {"--reconnect", "0"});
+  ASSERT_TRUE(worker.ok());
+  std::this_thread::sleep_for(milliseconds(300));
+  EXPECT_EQ(server_->Stop(), 0);
+  EXPECT_EQ(worker.Wait(seconds(10)), 3);
+  EXPECT_NE(worker.Stderr().find("lost frontierd"), std::string::npos)
+      << worker.Stderr();
+}
+
 TEST_F(WorkerCrawlTest, RefusesBadOptions) {
   WorkerProcess bad(server_->port(), {"-c", "0"});
   EXPECT_EQ(bad.Wait(seconds(5)), 2);
