@@ -31,11 +31,23 @@ constexpr std::chrono::milliseconds kReconnectPause{1000};
 
 std::string Text(const redisReply& r) { return std::string(r.str, r.len); }
 
+// Opens a connection and checks it with PING: over TLS 1.3 a server that
+// refuses the client's certificate says so only after the handshake.
 std::unique_ptr<Connection> OpenConnection(const Options& o,
                                            std::string* error) {
-  return o.tls ? Connection::OpenTls(o.host, o.port, o.password, o.tls_options,
-                                     error)
-               : Connection::Open(o.host, o.port, o.password, error);
+  auto conn = o.tls ? Connection::OpenTls(o.host, o.port, o.password,
+                                          o.tls_options, error)
+                    : Connection::Open(o.host, o.port, o.password, error);
+  if (!conn) return nullptr;
+  CommandArgs ping;
+  ping.Push("PING");
+  ReplyPtr reply = conn->Call(ping);
+  if (!reply || reply->type == REDIS_REPLY_ERROR) {
+    *error = StrCat("PING to ", o.host, ":", o.port, ": ",
+                    reply ? Text(*reply) : conn->Error());
+    return nullptr;
+  }
+  return conn;
 }
 
 }  // namespace
