@@ -89,7 +89,10 @@ constexpr ValueOption kValueOptions[] = {
      }},
     {"--lease", "",
      [](std::string_view v, Options& o) {
-       return ParseDouble(v, 0, 86400 * 365, &o.lease);
+       // 0 = the server's default; else at least the millisecond that
+       // BPOP ... LEASE can express.
+       return ParseDouble(v, 0, 86400 * 365, &o.lease) &&
+              (o.lease == 0 || o.lease >= 0.001);
      }},
     {"--reconnect", "",
      [](std::string_view v, Options& o) {

@@ -338,6 +338,8 @@ TEST_F(WorkerCrawlTest, RefusesBadOptions) {
   EXPECT_EQ(no_port.Wait(seconds(5)), 2);
   EXPECT_NE(no_port.Stderr().find("bad value for -p: '70000'"),
             std::string::npos);
+  WorkerProcess short_lease(server_->port(), {"--lease", "0.0001"});
+  EXPECT_EQ(short_lease.Wait(seconds(5)), 2);
   WorkerProcess unknown(server_->port(), {"--fast"});
   EXPECT_EQ(unknown.Wait(seconds(5)), 2);
   EXPECT_NE(unknown.Stderr().find("unknown option '--fast'"),
