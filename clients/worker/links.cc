@@ -135,6 +135,10 @@ std::optional<std::string> ResolveLink(std::string_view base,
   }
   uri->fragment.first = nullptr;
   uri->fragment.afterLast = nullptr;
+  // RFC 3986 section 6.2.2: case of scheme, host and percent-escapes, dot
+  // segments; so that spellings of one link count once per page. (frontierd
+  // normalises further, e.g. default ports.)
+  if (uriNormalizeSyntaxA(uri) != URI_SUCCESS) return std::nullopt;
   int chars = 0;
   if (uriToStringCharsRequiredA(uri, &chars) != URI_SUCCESS)
     return std::nullopt;

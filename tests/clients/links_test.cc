@@ -28,7 +28,9 @@ TEST(ResolveLinkTest, DropsFragmentsAndOtherSchemes) {
   EXPECT_EQ(ResolveLink(base, "mailto:x@example.com"), std::nullopt);
   EXPECT_EQ(ResolveLink(base, "javascript:void(0)"), std::nullopt);
   EXPECT_EQ(ResolveLink(base, "ftp://example.com/f"), std::nullopt);
-  EXPECT_EQ(ResolveLink(base, "HTTP://Example.com/x"), "HTTP://Example.com/x");
+  EXPECT_EQ(ResolveLink(base, "HTTP://Example.COM/x"), "http://example.com/x");
+  EXPECT_EQ(ResolveLink(base, "/a/./b/../c%7e%2f"),
+            "https://example.com/a/c~%2F");
   EXPECT_EQ(ResolveLink("not a url", "x"), std::nullopt);
 }
 
@@ -48,6 +50,13 @@ TEST(ExtractLinksTest, AnchorsAndAreasInDocumentOrderOnce) {
       "<link href='/style.css'><img src='/img.png'></body></html>";
   EXPECT_EQ(ExtractLinks(html, "http://h/d/p"),
             (Links{"http://h/one", "http://h/d/two", "http://h/d/three"}));
+}
+
+TEST(ExtractLinksTest, SpellingsOfOneLinkCountOnce) {
+  std::string html =
+      "<a href='/x'>1</a><a href='HTTP://H/x'>2</a><a href='./x#f'>3</a>"
+      "<a href='/%78'>4</a>";
+  EXPECT_EQ(ExtractLinks(html, "http://h/"), (Links{"http://h/x"}));
 }
 
 TEST(ExtractLinksTest, HonoursTheFirstBaseHref) {
