@@ -15,6 +15,11 @@ cd "$(dirname "${BASH_SOURCE[0]}")/.."
 
 bash scripts/install-deps.sh --test </dev/null
 
+# The Node.js example worker's packages (clients/examples/node/package.json,
+# pinned; no lock file), for its test.
+npm install --no-audit --no-fund --no-package-lock \
+  --prefix clients/examples/node </dev/null
+
 jobs="${FRONTIERD_JOBS:-$(nproc)}"
 
 # Every option is passed explicitly: build/ is shared with scripts/run.sh,

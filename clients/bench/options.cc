@@ -1,12 +1,12 @@
 #include "options.h"
 
 #include <algorithm>
-#include <charconv>
 #include <cstdio>
-#include <cstdlib>
 #include <iterator>
 #include <string_view>
 #include <utility>
+
+#include "common/parse_number.h"
 
 namespace bench {
 namespace {
@@ -56,25 +56,8 @@ bool Fail(const char* what, std::string_view value, int* exit_code) {
   return false;
 }
 
-template <typename T>
-bool ParseInt(std::string_view s, T min, T max, T* out) {
-  T v{};
-  auto [end, ec] = std::from_chars(s.data(), s.data() + s.size(), v);
-  if (ec != std::errc() || end != s.data() + s.size() || v < min || v > max) {
-    return false;
-  }
-  *out = v;
-  return true;
-}
-
-bool ParseDouble(std::string_view s, double min, double max, double* out) {
-  std::string copy(s);
-  char* end = nullptr;
-  double v = std::strtod(copy.c_str(), &end);
-  if (copy.empty() || *end != '\0' || !(v >= min && v <= max)) return false;
-  *out = v;
-  return true;
-}
+using frontier_client::ParseDouble;
+using frontier_client::ParseInt;
 
 // Options that take a value: name, and how the value lands in Options.
 struct ValueOption {

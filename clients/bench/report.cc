@@ -5,9 +5,11 @@
 #include <string>
 #include <vector>
 
-#include "str_cat.h"
+#include "common/str_cat.h"
 
 namespace bench {
+
+using frontier_client::StrCat;
 namespace {
 
 struct Rate {

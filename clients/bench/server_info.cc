@@ -4,9 +4,11 @@
 #include <fstream>
 #include <sstream>
 
-#include "str_cat.h"
+#include "common/str_cat.h"
 
 namespace bench {
+
+using frontier_client::StrCat;
 namespace {
 
 bool ToInt(std::string_view s, int64_t* out) {

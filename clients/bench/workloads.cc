@@ -11,10 +11,12 @@
 #include <thread>
 
 #include "client.h"
-#include "str_cat.h"
+#include "common/str_cat.h"
 #include "synthetic_web.h"
 
 namespace bench {
+
+using frontier_client::StrCat;
 namespace {
 
 constexpr size_t kMaxErrorText = 200;

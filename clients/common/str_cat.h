@@ -1,4 +1,4 @@
-// StrCat: builds a string by appending, the one way the bench joins text.
+// StrCat: builds a string by appending, the one way the client tools join text.
 // (GCC 12 reports a false -Wrestrict on `"literal" + std::string&&`, which
 // -Werror builds cannot have.)
 #pragma once
@@ -7,7 +7,7 @@
 #include <string>
 #include <string_view>
 
-namespace bench {
+namespace frontier_client {
 
 inline void AppendPart(std::string& out, std::string_view s) { out.append(s); }
 template <std::integral T>
@@ -22,4 +22,4 @@ std::string StrCat(const Parts&... parts) {
   return out;
 }
 
-}  // namespace bench
+}  // namespace frontier_client

@@ -1,0 +1,101 @@
+#!/usr/bin/env node
+// A minimal frontierd crawler worker in Node.js, the README's Python worker
+// translated: ioredis for frontierd, the built-in fetch for pages.
+//
+//   npm install --no-package-lock --prefix clients/examples/node
+//   node clients/examples/node/worker.js [seed-url ...]
+//
+// Connects to FRONTIERD_HOST and FRONTIERD_PORT (default 127.0.0.1:7379),
+// password FRONTIERD_PASSWORD if set. Each seed is added; then it leases a
+// URL (BPOP), fetches it, adds the page's links (MADD, the page as ref) and
+// confirms it (CONFIRM), or reports a failure (FAIL with a delay). SIGINT
+// or SIGTERM stop it after the page in hand; a URL leased and not fetched
+// is handed back.
+'use strict';
+
+const Redis = require('ioredis');
+
+const HREF = /href\s*=\s*["']([^"'#]*)/gi;
+const MAX_BYTES = 2000000;
+const RETRY_DELAY = 60; // seconds before a failed fetch is tried again
+
+let stopping = false;
+process.on('SIGINT', () => { stopping = true; });
+process.on('SIGTERM', () => { stopping = true; });
+
+async function fetchPage(url) {
+  const response = await fetch(url, {
+    headers: { 'User-Agent': 'frontierd-example-node/0.1' },
+    redirect: 'follow',
+    signal: AbortSignal.timeout(30000),
+  });
+  const text = await response.text();
+  return { status: response.status, finalUrl: response.url || url,
+           html: text.slice(0, MAX_BYTES) };
+}
+
+function linksOf(html, base) {
+  const links = new Set();
+  for (const match of html.matchAll(HREF)) {
+    try {
+      const link = new URL(match[1], base);
+      link.hash = '';
+      if (link.protocol === 'http:' || link.protocol === 'https:') {
+        links.add(link.href);
+      }
+    } catch (error) {
+      // not a URL: skipped, as a browser would
+    }
+  }
+  return [...links];
+}
+
+async function main() {
+  const r = new Redis({
+    host: process.env.FRONTIERD_HOST || '127.0.0.1',
+    port: Number(process.env.FRONTIERD_PORT || 7379),
+    password: process.env.FRONTIERD_PASSWORD || undefined,
+    // frontierd is not a Redis: no INFO-based ready check, no retries that
+    // would replay a BPOP.
+    enableReadyCheck: false,
+    maxRetriesPerRequest: 0,
+  });
+  for (const seed of process.argv.slice(2)) {
+    await r.call('ADD', seed);
+  }
+  while (!stopping) {
+    const url = await r.call('BPOP', 1); // wait up to 1 s for a ready URL
+    if (url === null) continue;
+    if (stopping) { // leased while stopping: give it back at once
+      await r.call('FAIL', url);
+      break;
+    }
+    let page;
+    try {
+      page = await fetchPage(url);
+    } catch (error) { // no answer: try again later
+      console.log('failed:', url, error.message);
+      await r.call('FAIL', url, 'DELAY', RETRY_DELAY);
+      continue;
+    }
+    if (page.status === 429 || page.status >= 500) {
+      console.log(page.status, url);
+      await r.call('FAIL', url, 'DELAY', RETRY_DELAY);
+      continue;
+    }
+    const links = page.status < 300 ? linksOf(page.html, page.finalUrl) : [];
+    if (links.length > 0) {
+      // One reply per link: 1 new, 0 known, -1 refused, or an error for a
+      // link that is not a valid URL.
+      await r.call('MADD', url, ...links);
+    }
+    await r.call('CONFIRM', url);
+    console.log(page.status, url, links.length, 'links');
+  }
+  r.disconnect();
+}
+
+main().catch((error) => {
+  console.error('worker:', error.message);
+  process.exit(1);
+});

@@ -1,0 +1,88 @@
+#!/usr/bin/env python3
+"""A minimal frontierd crawler worker: the README's, runnable.
+
+    python3 clients/examples/python/worker.py [seed-url ...]
+
+Needs redis-py (Debian: python3-redis). Connects to FRONTIERD_HOST and
+FRONTIERD_PORT (default 127.0.0.1:7379), password FRONTIERD_PASSWORD if set.
+Each seed is added (0 if already known); then it leases a URL (BPOP),
+fetches it, adds the page's links (MADD, the page as ref) and confirms it
+(CONFIRM), or reports a failure (FAIL with a delay). SIGINT or SIGTERM stop
+it after the page in hand; a URL leased and not fetched is handed back.
+"""
+import os
+import re
+import signal
+import sys
+import urllib.error
+import urllib.request
+from urllib.parse import urldefrag, urljoin
+
+import redis
+
+HREF = re.compile(r'href\s*=\s*["\']([^"\'#]*)', re.IGNORECASE)
+MAX_BYTES = 2_000_000
+RETRY_DELAY = 60  # seconds before a failed fetch is tried again
+
+stopping = False
+
+
+def stop(signum, frame):
+    global stopping
+    stopping = True
+
+
+def fetch(url):
+    """Returns (status, html); raises on a transport error."""
+    request = urllib.request.Request(
+        url, headers={"User-Agent": "frontierd-example-python/0.1"})
+    try:
+        with urllib.request.urlopen(request, timeout=30) as response:
+            body = response.read(MAX_BYTES)
+            return response.status, response.geturl(), body.decode(
+                "utf-8", "replace")
+    except urllib.error.HTTPError as error:  # 4xx and 5xx answers
+        return error.code, url, ""
+
+
+def main():
+    signal.signal(signal.SIGINT, stop)
+    signal.signal(signal.SIGTERM, stop)
+    r = redis.Redis(host=os.environ.get("FRONTIERD_HOST", "127.0.0.1"),
+                    port=int(os.environ.get("FRONTIERD_PORT", "7379")),
+                    password=os.environ.get("FRONTIERD_PASSWORD") or None,
+                    decode_responses=True)
+    for seed in sys.argv[1:]:
+        r.execute_command("ADD", seed)
+
+    while not stopping:
+        url = r.execute_command("BPOP", 1)  # wait up to 1 s for a ready URL
+        if url is None:
+            continue
+        if stopping:  # leased while stopping: give it back at once
+            r.execute_command("FAIL", url)
+            break
+        try:
+            status, final_url, html = fetch(url)
+        except Exception as error:  # no answer: try again later
+            print("failed:", url, error, flush=True)
+            r.execute_command("FAIL", url, "DELAY", RETRY_DELAY)
+            continue
+        if status == 429 or status >= 500:  # the server asks for patience
+            print(status, url, flush=True)
+            r.execute_command("FAIL", url, "DELAY", RETRY_DELAY)
+            continue
+        links = {urldefrag(urljoin(final_url, href))[0]
+                 for href in HREF.findall(html)}
+        links = [link for link in links
+                 if link.startswith(("http://", "https://"))]
+        if links:
+            # One reply per link: 1 new, 0 known, -1 refused, or an error
+            # object for a link that is not a valid URL.
+            r.execute_command("MADD", url, *links)
+        r.execute_command("CONFIRM", url)
+        print(status, url, len(links), "links", flush=True)
+
+
+if __name__ == "__main__":
+    main()
