@@ -50,9 +50,10 @@ class AgentRulesHandler : public ParseHandler {
         AddRule(directive == Directive::kAllow, value);
         break;
       case Directive::kCrawlDelay:
-        if (auto ms = ParseCrawlDelayMs(value)) {
-          if (to_agent_) MaxInto(&for_agent_.crawl_delay_ms, *ms);
-          if (to_global_) MaxInto(&for_global_.crawl_delay_ms, *ms);
+        // Kept for the group until its user-agent lines are all known: one
+        // may come after the delay (§2.2.4: it does not end the group).
+        if (auto ms = ParseCrawlDelayMs(value); ms && groups_ > 0) {
+          MaxInto(&group_delay_ms_, *ms);
         }
         break;
       case Directive::kSitemap:
@@ -67,6 +68,7 @@ class AgentRulesHandler : public ParseHandler {
   }
 
   Rules Finish(bool truncated) && {
+    EndGroup();
     Rules r;
     Collected* chosen = nullptr;
     if (for_agent_.seen) {
@@ -92,8 +94,17 @@ class AgentRulesHandler : public ParseHandler {
     if (!*into || **into < ms) *into = ms;
   }
 
+  // Gives the group's Crawl-delay to the agents it names.
+  void EndGroup() {
+    if (!group_delay_ms_) return;
+    if (to_agent_) MaxInto(&for_agent_.crawl_delay_ms, *group_delay_ms_);
+    if (to_global_) MaxInto(&for_global_.crawl_delay_ms, *group_delay_ms_);
+    group_delay_ms_.reset();
+  }
+
   void UserAgent(std::string_view value) {
     if (!in_agent_lines_) {  // the first user-agent line of a new group
+      EndGroup();
       in_agent_lines_ = true;
       ++groups_;
       to_agent_ = to_global_ = false;
@@ -124,6 +135,7 @@ class AgentRulesHandler : public ParseHandler {
   Collected for_global_;
   const ParseOptions& options_;
   std::vector<std::string> sitemaps_;
+  std::optional<int64_t> group_delay_ms_;  // the current group's
   uint32_t groups_ = 0;
   bool in_agent_lines_ = false;  // the last record was a user-agent line
   bool to_agent_ = false;        // the current group names the agent

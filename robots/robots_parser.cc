@@ -69,6 +69,18 @@ void ParseLine(int number, std::string_view line, ParseHandler& handler) {
     if (blank == line.size()) return;  // a lone word: no record
     key = line.substr(0, blank);
     value = Trim(line.substr(blank));
+    // "user agent FooBot", "crawl delay 5": a two-word key.
+    size_t second = 0;
+    while (second < value.size() && !IsBlank(value[second])) ++second;
+    if (second < value.size()) {
+      const std::string_view two_words =
+          line.substr(0, value.data() - line.data() + second);
+      if (DirectiveOf(key) == Directive::kUnknown &&
+          DirectiveOf(two_words) != Directive::kUnknown) {
+        key = two_words;
+        value = Trim(value.substr(second));
+      }
+    }
   }
   handler.OnRecord(number, DirectiveOf(key), key, value);
 }

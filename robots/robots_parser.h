@@ -63,8 +63,9 @@ struct ParseSummary {
 // two is dropped rather than read in part (a cut "Allow: /public" would
 // allow "/p"). A UTF-8 byte order mark (or a leading part of one) at the
 // start is skipped. A line without ':' is read as "key value", split at
-// its first space or tab (a missing colon is a common mistake whose
-// meaning is plain). Keys compare case-insensitively.
+// its first space or tab, or its second if the first word is no key and
+// the first two are ("user agent FooBot"): a missing colon is a common
+// mistake whose meaning is plain. Keys compare case-insensitively.
 ParseSummary ParseRobotsTxt(std::string_view body, size_t max_bytes,
                             ParseHandler& handler);
 

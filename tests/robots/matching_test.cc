@@ -194,6 +194,8 @@ TEST(GoogleBehaviour, OtherRecordsDoNotSplitAGroup) {  // RFC 9309 §2.2.4
   EXPECT_FALSE(IsAllowed(body, "FooBot", "/x"));
   EXPECT_FALSE(IsAllowed(body, "BarBot", "/x"));
   EXPECT_EQ(RulesForAgent(body, "BarBot").crawl_delay_ms, 3000);
+  EXPECT_EQ(RulesForAgent(body, "FooBot").crawl_delay_ms, 3000)
+      << "the delay belongs to the group, whose agents come after it too";
   EXPECT_EQ(RulesForAgent(body, "FooBot").sitemaps,
             std::vector<std::string>{"https://example.com/sitemap.xml"});
 }

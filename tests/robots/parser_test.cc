@@ -60,6 +60,17 @@ TEST(RobotsParser, ValueKeepsLaterColons) {
                                 "https://a.example:8080/s.xml"}}));
 }
 
+TEST(RobotsParser, MissingColon) {
+  EXPECT_EQ(Records("disallow /a b\nuser agent  FooBot\ncrawl delay 5\n"
+                    "user bar baz\n"),
+            (std::vector<Seen>{
+                {1, Directive::kDisallow, "disallow", "/a b"},
+                {2, Directive::kUserAgent, "user agent", "FooBot"},
+                {3, Directive::kCrawlDelay, "crawl delay", "5"},
+                {4, Directive::kUnknown, "user", "bar baz"},
+            }));
+}
+
 TEST(RobotsParser, LoneWordsAreNoRecords) {
   EXPECT_TRUE(Records("foo\nbar\n:\n").size() == 1u);  // ":" has an empty key
   EXPECT_TRUE(Records("disallow\n").empty());
