@@ -115,6 +115,8 @@ TEST(RfcExamples, PercentEncodingTable) {  // §2.2.2
   };
   EXPECT_TRUE(disallowed("/foo/bar?baz=quz", "/foo/bar?baz=quz"));
   EXPECT_TRUE(disallowed("/foo/bar?baz=https://foo.bar",
+                         "/foo/bar?baz=https%3A%2F%2Ffoo.bar"));
+  EXPECT_TRUE(disallowed("/foo/bar?baz=https%3A%2F%2Ffoo.bar",
                          "/foo/bar?baz=https://foo.bar"));
   EXPECT_TRUE(disallowed("/foo/bar/\xE3\x83\x84", "/foo/bar/%E3%83%84"));
   EXPECT_TRUE(disallowed("/foo/bar/%E3%83%84", "/foo/bar/%E3%83%84"));
@@ -124,9 +126,14 @@ TEST(RfcExamples, PercentEncodingTable) {  // §2.2.2
   EXPECT_TRUE(disallowed("/foo/bar/%E3%83%84", "/foo/bar/%e3%83%84"));
   EXPECT_TRUE(disallowed("/foo/bar/%e3%83%84", "/foo/bar/\xE3\x83\x84"));
   EXPECT_TRUE(disallowed("/~joe", "/%7Ejoe"));
-  // A reserved character's encoding is not the character.
+  // Reserved characters compare alike encoded or not...
+  EXPECT_TRUE(disallowed("/a%3Ab", "/a:b"));
+  EXPECT_TRUE(disallowed("/a:b", "/a%3ab"));
+  // ...except where the encoding is data: '/' in the path, '?'.
   EXPECT_FALSE(disallowed("/a%2Fb", "/a/b"));
   EXPECT_FALSE(disallowed("/a/b", "/a%2Fb"));
+  EXPECT_FALSE(disallowed("/a%3Fb", "/a?b"));
+  EXPECT_TRUE(disallowed("/a%3Fb", "/a%3fb"));
 }
 
 TEST(RfcExamples, RobotsTxtIsAlwaysAllowed) {  // §2.2.2

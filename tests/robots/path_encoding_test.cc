@@ -10,19 +10,28 @@ namespace {
 
 using namespace std::string_literals;
 
-TEST(CanonicalPath, DecodesOnlyUnreservedCharacters) {
+TEST(CanonicalPath, DecodesWhatThePlainCharacterMeansAlike) {
   EXPECT_EQ(CanonicalPath("/%62%61%7A"), "/baz");
   EXPECT_EQ(CanonicalPath("/%7e%2D%2e%5F"), "/~-._");
-  EXPECT_EQ(CanonicalPath("/a%2fb%3A"), "/a%2Fb%3A");
+  EXPECT_EQ(CanonicalPath("/a%3Ab%40c%21%26%3d%2B"), "/a:b@c!&=+");
+  EXPECT_EQ(CanonicalPath("/?baz=https%3A%2F%2Ffoo.bar"),
+            "/?baz=https://foo.bar");
+}
+
+TEST(CanonicalPath, KeepsEncodingsThatAreData) {
+  EXPECT_EQ(CanonicalPath("/a%2fb"), "/a%2Fb") << "one segment, not two";
+  EXPECT_EQ(CanonicalPath("/a%3fb?c"), "/a%3Fb?c") << "not a query";
+  EXPECT_EQ(CanonicalPath("/%25%23"), "/%25%23");
+  EXPECT_EQ(CanonicalPath("/%2a%24"), "/%2A%24");
   EXPECT_EQ(CanonicalPath("/%e3%83%84"), "/%E3%83%84");
-  EXPECT_EQ(CanonicalPath("/%25"), "/%25");
+  EXPECT_EQ(CanonicalPath("/%00%0a%20"), "/%00%0A%20");
 }
 
 TEST(CanonicalPath, EncodesWhatAUriCannotCarry) {
   EXPECT_EQ(CanonicalPath("/\xE3\x83\x84"), "/%E3%83%84");
   EXPECT_EQ(CanonicalPath("/a b\t\x7F"), "/a%20b%09%7F");
   EXPECT_EQ(CanonicalPath("/\0"s), "/%00");
-  EXPECT_EQ(CanonicalPath("/\"<>\\^`{|}"), "/%22%3C%3E%5C%5E%60%7B%7C%7D");
+  EXPECT_EQ(CanonicalPath("/\"<>\\^`{|}#"), "/%22%3C%3E%5C%5E%60%7B%7C%7D%23");
   EXPECT_EQ(CanonicalPath("/100%"), "/100%25");
   EXPECT_EQ(CanonicalPath("/%zz%4"), "/%25zz%254");
 }
@@ -42,8 +51,10 @@ TEST(CanonicalPath, KeepsReservedCharactersAndQueries) {
 }
 
 TEST(CanonicalPath, IsIdempotentAndIsCanonicalAgrees) {
-  for (std::string s : {"/%%41"s, "/%2541"s, "/a%7e"s, "/\xFF"s, "/a*$"s,
-                        "/%aa"s, "/%AA"s, "/%41"s, ""s, "%"s, "%4"s}) {
+  for (std::string s :
+       {"/%%41"s, "/%2541"s, "/a%7e"s, "/\xFF"s, "/a*$"s, "/%aa"s, "/%AA"s,
+        "/%41"s, ""s, "%"s, "%4"s, "/%2f?%2f"s, "/%3f%2f"s, "/?%3F%2F"s,
+        "/%2525"s, "/a%3a"s}) {
     const std::string once = CanonicalPath(s);
     EXPECT_EQ(CanonicalPath(once), once) << s;
     EXPECT_TRUE(IsCanonicalPath(once)) << s;

@@ -15,8 +15,7 @@ docs/robots.md ("Differences from protego") that explains it.
 The generator only writes what both parsers are meant to read alike: it
 leaves out the constructs listed in docs/robots.md where protego is not
 RFC 9309 (a user-agent name inside another, product tokens with a version,
-records between user-agent lines, encoded reserved characters, escapes in
-queries, '$' in paths or after a query, a pattern starting with '*',
+records between user-agent lines, escapes in queries, '$' in paths or after a query, a pattern starting with '*',
 conflicting crawl-delays).
 """
 
@@ -61,6 +60,11 @@ HAND_WRITTEN = [
     ("rfc_simple_quxbot", RFC_SIMPLE, "quxbot", RFC_PATHS),
     ("rfc_simple_other", RFC_SIMPLE, "otherbot",
      ["/", "/example/x", "/publications/a", "/other", "/x/b.gif"]),
+    ("reserved_characters",
+     "User-agent: *\nDisallow: /a%3Ab\nDisallow: /c:d\nDisallow: /e%2Ff\n"
+     "Allow: /g%3fh\nDisallow: /g\n", AGENT,
+     ["/a:b", "/a%3Ab", "/c%3ad", "/c:d", "/e/f", "/e%2Ff", "/g?h", "/g%3Fh",
+      "/x"]),
     ("rfc_longest_match",
      "User-Agent: foobot\nAllow: /example/page/\n"
      "Disallow: /example/page/disallowed.gif\n", "foobot",
@@ -132,8 +136,6 @@ HAND_WRITTEN = [
      "Disallow: /x\n", AGENT, ["/x"]),
     ("byte_order_mark", "\ufeffUser-agent: *\nDisallow: /\n", AGENT, ["/"]),
     ("other_line_breaks", "User-agent: *\x0cDisallow: /\n", AGENT, ["/"]),
-    ("encoded_reserved_character", "User-agent: *\nDisallow: /a%3Ab\n",
-     AGENT, ["/a:b", "/a%3Ab"]),
     ("escapes_in_query", "User-agent: *\nDisallow: /p?q=%41\n", AGENT,
      ["/p?q=A", "/p?q=%41"]),
     ("dollar_in_path", "User-agent: *\nDisallow: /a$\n", AGENT,
@@ -163,7 +165,6 @@ KNOWN_DIFFERENCES = {
     ("crawl_delay_between_agents", "crawl-delay"): ("5.000", "other records"),
     ("byte_order_mark", "/"): ("0", "byte order mark"),
     ("other_line_breaks", "/"): ("1", "line breaks"),
-    ("encoded_reserved_character", "/a:b"): ("1", "reserved characters"),
     ("escapes_in_query", "/p?q=A"): ("0", "queries"),
     ("dollar_in_path", "/a$x"): ("1", "dollar"),
     ("dollar_in_path", "/a%24x"): ("1", "dollar"),
@@ -185,7 +186,8 @@ RULE_KEYS = [("Allow", True), ("allow", True), ("ALLOW", True),
              ("Disallow", False), ("disallow", False), ("DISALLOW", False),
              ("disalow", False), ("Dissallow", False)]
 SEGMENTS = ["a", "b", "ab", "page", "x.html", "img.gif", "%61", "%62c",
-            "%c3%a4", "\u00e4", "~user", "a-b_c.d", "index.php", "Z"]
+            "%c3%a4", "\u00e4", "~user", "a-b_c.d", "index.php", "Z", "x:y",
+            "x%3Ay", "%40at", "@at", "a%2Fb", "a=b&c"]
 QUERY_VALUES = ["1", "x", "a", "page"]
 DELAYS = ["0", "1", "2.5", "10", "0.25", "30"]
 
