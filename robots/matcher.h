@@ -1,6 +1,7 @@
 // Allowed: does a robots.txt's Rules let the crawler fetch a path?
 #pragma once
 
+#include <optional>
 #include <string_view>
 
 #include "robots/rules.h"
@@ -19,6 +20,14 @@ namespace frontier::robots {
 // stopping at the first match; a pattern with several '*' may backtrack
 // (at worst path × pattern steps).
 bool Allowed(const Rules& rules, std::string_view path_and_query);
+
+// Allowed() straight from a Rules::Serialize() string, without parsing it
+// into Rules first: no allocation unless the path needs re-spelling, and
+// it stops reading at the deciding rule. nullopt if `stored` is not such a
+// string as far as it was read (bytes after the deciding rule are not
+// checked: use it on bytes the process wrote itself).
+std::optional<bool> AllowedStored(std::string_view stored,
+                                  std::string_view path_and_query);
 
 // True if `pattern` (a rule's pattern: '*' any bytes, a final '$' the end)
 // matches the start of `path` (or, with '$', all of it). Both must already

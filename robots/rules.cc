@@ -2,6 +2,7 @@
 #include "robots/rules.h"
 
 #include <algorithm>
+#include <vector>
 
 namespace frontier::robots {
 namespace {
@@ -44,14 +45,15 @@ bool GetString(std::string_view* in, uint64_t size, std::string* s) {
 
 }  // namespace
 
+bool RuleBefore(const Rule& a, const Rule& b) {
+  if (a.pattern.size() != b.pattern.size()) {
+    return a.pattern.size() > b.pattern.size();
+  }
+  return a.allow && !b.allow;
+}
+
 void Rules::SortRules() {
-  std::stable_sort(rules.begin(), rules.end(),
-                   [](const Rule& a, const Rule& b) {
-                     if (a.pattern.size() != b.pattern.size()) {
-                       return a.pattern.size() > b.pattern.size();
-                     }
-                     return a.allow && !b.allow;
-                   });
+  std::stable_sort(rules.begin(), rules.end(), RuleBefore);
 }
 
 std::string Rules::Serialize() const {
@@ -66,12 +68,54 @@ std::string Rules::Serialize() const {
   PutVarint(&out, sitemaps.size());
   for (const std::string& s : sitemaps) PutString(&out, s);
   PutVarint(&out, rules.size());
-  for (const Rule& r : rules) {
+  auto put_rule = [&out](const Rule& r) {
     PutVarint(&out, (static_cast<uint64_t>(r.pattern.size()) << 1) |
                         (r.allow ? 1 : 0));
     out.append(r.pattern);
+  };
+  if (std::is_sorted(rules.begin(), rules.end(), RuleBefore)) {
+    for (const Rule& r : rules) put_rule(r);
+  } else {  // StoredRules reads them in matching order
+    std::vector<const Rule*> order;
+    for (const Rule& r : rules) order.push_back(&r);
+    std::stable_sort(
+        order.begin(), order.end(),
+        [](const Rule* a, const Rule* b) { return RuleBefore(*a, *b); });
+    for (const Rule* r : order) put_rule(*r);
   }
   return out;
+}
+
+bool StoredRules::Open(std::string_view stored) {
+  ok_ = false;
+  if (stored.size() < 3 || stored[0] != kVersion1) return false;
+  stored.remove_prefix(3);
+  uint64_t v = 0;
+  if (!GetVarint(&stored, &v) || !GetVarint(&stored, &v)) return false;
+  uint64_t sitemaps = 0;
+  if (!GetVarint(&stored, &sitemaps)) return false;
+  for (; sitemaps > 0; --sitemaps) {
+    if (!GetVarint(&stored, &v) || v > stored.size()) return false;
+    stored.remove_prefix(v);
+  }
+  if (!GetVarint(&stored, &left_)) return false;
+  rest_ = stored;
+  ok_ = true;
+  return true;
+}
+
+bool StoredRules::Next(bool* allow, std::string_view* pattern) {
+  if (!ok_ || left_ == 0) return false;
+  uint64_t v = 0;
+  if (!GetVarint(&rest_, &v) || (v >> 1) == 0 || (v >> 1) > rest_.size()) {
+    ok_ = false;
+    return false;
+  }
+  --left_;
+  *allow = (v & 1) != 0;
+  *pattern = rest_.substr(0, v >> 1);
+  rest_.remove_prefix(v >> 1);
+  return true;
 }
 
 std::optional<Rules> Rules::Parse(std::string_view in) {

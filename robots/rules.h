@@ -62,14 +62,40 @@ struct Rules {
   void SortRules();
 
   // A compact byte string holding every field (a version byte, then
-  // varints and length-prefixed strings). Stable across releases: a new
-  // layout gets a new version byte and Parse keeps reading the old ones.
+  // varints and length-prefixed strings), the rules in matching order even
+  // if `rules` was left unsorted. Stable across releases: a new layout gets
+  // a new version byte and Parse keeps reading the old ones.
   std::string Serialize() const;
 
   // The Rules that Serialize wrote into `bytes`; nullopt if `bytes` is not
   // such a string (bad version, cut short, trailing bytes, a rule that is
   // not a pattern). Never crashes, whatever the bytes.
   static std::optional<Rules> Parse(std::string_view bytes);
+};
+
+// True if rule `a` is tried before rule `b` (the order at Rules::rules).
+bool RuleBefore(const Rule& a, const Rule& b);
+
+// Reads the rules of a Rules::Serialize() string in place, in matching
+// order, without copying or allocating: for matching straight from the
+// stored bytes (matcher.h: AllowedStored). `stored` must outlive it.
+class StoredRules {
+ public:
+  // Reads the header. False if `stored` does not start like a string
+  // Serialize wrote.
+  bool Open(std::string_view stored);
+
+  // The next rule: true and sets *allow and *pattern (a view into
+  // `stored`); false at the end, or when the bytes are bad (then ok() is
+  // false).
+  bool Next(bool* allow, std::string_view* pattern);
+
+  bool ok() const { return ok_; }
+
+ private:
+  std::string_view rest_;
+  uint64_t left_ = 0;
+  bool ok_ = false;
 };
 
 }  // namespace frontier::robots

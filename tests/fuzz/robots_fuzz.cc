@@ -7,7 +7,7 @@
 //     '*', and the rules are in matching order (longest first, allow first
 //     on a tie);
 //   - Serialize/Parse gives back equal Rules that answer every probe path
-//     the same way;
+//     the same way, and so does AllowedStored on the serialized bytes;
 //   - "/robots.txt" is always allowed;
 //   - a probe path and its spelling with every unreserved byte
 //     percent-encoded get the same answer;
@@ -31,6 +31,7 @@
 namespace {
 
 using frontier::robots::Allowed;
+using frontier::robots::AllowedStored;
 using frontier::robots::CanonicalPath;
 using frontier::robots::CanonicalPattern;
 using frontier::robots::ParseOptions;
@@ -132,6 +133,9 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* bytes, size_t size) {
   for (const std::string& probe : Probes(rules)) {
     const bool allowed = Allowed(rules, probe);
     if (Allowed(*back, probe) != allowed) Die("stored rules disagree", probe);
+    if (AllowedStored(stored, probe) != allowed) {
+      Die("AllowedStored disagrees", probe);
+    }
     if (Allowed(rules, EncodeUnreserved(CanonicalPath(probe))) != allowed) {
       Die("encoded spelling disagrees", probe);
     }

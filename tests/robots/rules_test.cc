@@ -75,6 +75,30 @@ TEST(RulesSerialize, RefusesBadBytes) {
   EXPECT_FALSE(Rules::Parse(huge_count));
 }
 
+TEST(RulesSerialize, AllowedStoredAnswersAsAllowed) {
+  const Rules rules = Sample();
+  const std::string bytes = rules.Serialize();
+  for (std::string_view path :
+       {"/", "/private", "/private/x", "/private/open", "/private/open/y",
+        "/a.pdf", "/a.pdf?x", "/robots.txt", "/%70rivate/x", ""}) {
+    EXPECT_EQ(AllowedStored(bytes, path), Allowed(rules, path)) << path;
+  }
+  EXPECT_EQ(AllowedStored(bytes, "/private/x"), false);
+  EXPECT_EQ(AllowedStored(bytes, "/private/open/y"), true);
+  EXPECT_EQ(AllowedStored("", "/"), std::nullopt);
+  EXPECT_EQ(AllowedStored(bytes.substr(0, bytes.size() - 2), "/zzz"),
+            std::nullopt)
+      << "cut short before a decision";
+  EXPECT_EQ(AllowedStored(Rules().Serialize(), "/x"), true);
+}
+
+TEST(RulesSerialize, UnsortedRulesAreStoredInMatchingOrder) {
+  Rules rules;
+  rules.rules = {{false, "/a"}, {true, "/a/b"}};  // not SortRules()ed
+  EXPECT_EQ(AllowedStored(rules.Serialize(), "/a/b"), true);
+  EXPECT_EQ(AllowedStored(rules.Serialize(), "/a/c"), false);
+}
+
 TEST(RulesSerialize, ParseRestoresTheMatchingOrder) {
   Rules rules;
   rules.rules = {{false, "/a"}, {true, "/a/b"}};  // out of order
