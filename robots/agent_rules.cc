@@ -6,6 +6,7 @@
 #include <utility>
 #include <vector>
 
+#include "robots/ascii.h"
 #include "robots/path_encoding.h"
 
 namespace frontier::robots {
@@ -14,14 +15,6 @@ namespace {
 bool IsTokenChar(char c) {
   return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '-' ||
          c == '_';
-}
-
-char Lower(char c) { return (c >= 'A' && c <= 'Z') ? c - 'A' + 'a' : c; }
-
-bool EqualsIgnoreCase(std::string_view a, std::string_view b) {
-  return a.size() == b.size() &&
-         std::equal(a.begin(), a.end(), b.begin(),
-                    [](char x, char y) { return Lower(x) == Lower(y); });
 }
 
 // The rules and delay that one kind of group (the agent's, or '*') adds
@@ -116,7 +109,7 @@ class AgentRulesHandler : public ParseHandler {
     }
     size_t n = 0;
     while (n < value.size() && IsTokenChar(value[n])) ++n;
-    if (n > 0 && EqualsIgnoreCase(value.substr(0, n), agent_name_)) {
+    if (n > 0 && EqualsIgnoreAsciiCase(value.substr(0, n), agent_name_)) {
       to_agent_ = for_agent_.seen = true;
     }
   }

@@ -4,6 +4,8 @@
 #include <array>
 #include <string_view>
 
+#include "robots/ascii.h"
+
 namespace frontier::robots {
 namespace {
 
@@ -13,16 +15,6 @@ std::string_view Trim(std::string_view s) {
   while (!s.empty() && IsBlank(s.front())) s.remove_prefix(1);
   while (!s.empty() && IsBlank(s.back())) s.remove_suffix(1);
   return s;
-}
-
-char Lower(char c) { return (c >= 'A' && c <= 'Z') ? c - 'A' + 'a' : c; }
-
-bool EqualsIgnoreCase(std::string_view a, std::string_view b) {
-  if (a.size() != b.size()) return false;
-  for (size_t i = 0; i < a.size(); ++i) {
-    if (Lower(a[i]) != Lower(b[i])) return false;
-  }
-  return true;
 }
 
 struct KeyName {
@@ -89,7 +81,7 @@ void ParseLine(int number, std::string_view line, ParseHandler& handler) {
 
 Directive DirectiveOf(std::string_view key) {
   for (const KeyName& k : kKeys) {
-    if (EqualsIgnoreCase(key, k.name)) return k.directive;
+    if (EqualsIgnoreAsciiCase(key, k.name)) return k.directive;
   }
   return Directive::kUnknown;
 }
