@@ -2,8 +2,8 @@
 // for special schemes, with libidn2 for the IDNA part.
 //
 // Error messages quote the host as the client wrote it, never a decoded
-// form: the caller has removed tabs and newlines from the former, while a
-// decoded "%0A" would put a line break into a RESP error line.
+// form (a decoded "%0A" would put a line break into a RESP error line),
+// with its control bytes written "\xNN".
 #include "storage/url_host.h"
 
 #include <arpa/inet.h>
@@ -29,9 +29,22 @@ int HexValue(char c) {
   return -1;
 }
 
+std::string Quoted(std::string_view input) {
+  std::string out = "'";
+  for (const char c : input) {
+    const auto byte = static_cast<unsigned char>(c);
+    if (byte < 0x20 || byte == 0x7F) {
+      out += std::string("\\x") + kHex[byte >> 4] + kHex[byte & 0xF];
+    } else {
+      out.push_back(c);
+    }
+  }
+  return out + "'";
+}
+
 Status BadHost(std::string_view input, std::string_view why) {
-  return Status::InvalidArgument("invalid host '" + std::string(input) +
-                                 "': " + std::string(why));
+  return Status::InvalidArgument("invalid host " + Quoted(input) + ": " +
+                                 std::string(why));
 }
 
 // The Standard's percent-decode: "%XX" becomes byte XX, a '%' not followed
@@ -115,8 +128,8 @@ StatusOr<std::string> LabelToAscii(std::string_view input,
       IDN2_NONTRANSITIONAL | IDN2_NFC_INPUT);
   if (rc != IDN2_OK) {
     return Status::InvalidArgument(
-        "invalid IDN host '" + std::string(input) +
-        "': " + idn2_strerror(rc) + " (IDNA2008, UTS #46)");
+        "invalid IDN host " + Quoted(input) + ": " + idn2_strerror(rc) +
+        " (IDNA2008, UTS #46)");
   }
   std::unique_ptr<char, decltype(&idn2_free)> owned(converted, &idn2_free);
   return std::string(converted);
