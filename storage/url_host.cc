@@ -187,6 +187,32 @@ std::vector<std::string_view> SplitDots(std::string_view text) {
   return parts;
 }
 
+// True if a label of `host`, already lower-case, starts with "xn--".
+bool HasPunycodeLabel(std::string_view host) {
+  for (size_t pos = host.find("xn--"); pos != std::string_view::npos;
+       pos = host.find("xn--", pos + 1)) {
+    if (pos == 0 || host[pos - 1] == '.') return true;
+  }
+  return false;
+}
+
+// The Standard's "ends in a number": the last label (after one trailing
+// dot) is all decimal digits or "0x" and hex digits. Such a host must be an
+// IPv4 address.
+bool EndsInNumber(std::string_view host) {
+  if (host.ends_with('.')) host.remove_suffix(1);
+  const size_t dot = host.rfind('.');
+  const std::string_view last =
+      (dot == std::string_view::npos) ? host : host.substr(dot + 1);
+  if (!last.empty() &&
+      last.find_first_not_of("0123456789") == std::string_view::npos) {
+    return true;
+  }
+  uint64_t ignored = 0;
+  return last.size() >= 2 && last[0] == '0' &&
+         (last[1] == 'x' || last[1] == 'X') && ParseIpv4Number(last, &ignored);
+}
+
 // The Standard's IPv4 parser, on a host that EndsInNumber.
 StatusOr<std::string> ParseIpv4(std::string_view input, std::string_view host) {
   std::vector<std::string_view> parts = SplitDots(host);
@@ -293,22 +319,6 @@ size_t FindInvalidUtf8(std::string_view text) {
   return std::string_view::npos;
 }
 
-bool EndsInNumber(std::string_view host) {
-  std::vector<std::string_view> parts = SplitDots(host);
-  if (parts.back().empty()) {
-    if (parts.size() == 1) return false;
-    parts.pop_back();
-  }
-  const std::string_view last = parts.back();
-  if (!last.empty() && last.find_first_not_of("0123456789") ==
-                           std::string_view::npos) {
-    return true;
-  }
-  uint64_t ignored = 0;
-  return last.size() >= 2 && last[0] == '0' &&
-         (last[1] == 'x' || last[1] == 'X') && ParseIpv4Number(last, &ignored);
-}
-
 StatusOr<std::string> ParseHost(std::string_view input) {
   if (input.empty()) return Status::InvalidArgument("URL has no host");
   if (input.front() == '[') return ParseIpv6(input);
@@ -317,14 +327,19 @@ StatusOr<std::string> ParseHost(std::string_view input) {
   if (FindInvalidUtf8(decoded) != std::string_view::npos) {
     return BadHost(input, "its percent-escapes are not UTF-8 text");
   }
-  std::string ascii;
-  bool first = true;
-  for (const std::string_view label : SplitLabels(decoded)) {
-    StatusOr<std::string> converted = LabelToAscii(input, label);
-    if (!converted.ok()) return converted.status();
-    if (!first) ascii.push_back('.');
-    ascii += *converted;
-    first = false;
+  // An ASCII host without punycode is only lower-cased, as the Standard's
+  // domain-to-ASCII does; only the others go label by label to libidn2.
+  std::string ascii = AsciiLower(decoded);
+  if (!IsAscii(ascii) || HasPunycodeLabel(ascii)) {
+    ascii.clear();
+    bool first = true;
+    for (const std::string_view label : SplitLabels(decoded)) {
+      StatusOr<std::string> converted = LabelToAscii(input, label);
+      if (!converted.ok()) return converted.status();
+      if (!first) ascii.push_back('.');
+      ascii += *converted;
+      first = false;
+    }
   }
   if (ascii.empty()) return Status::InvalidArgument("URL has no host");
   for (const char c : ascii) {

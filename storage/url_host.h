@@ -23,12 +23,6 @@ namespace frontier::url_internal {
 // invalid IPv4 or IPv6 address.
 StatusOr<std::string> ParseHost(std::string_view input);
 
-// True if `host` would be read as an IPv4 address: its last label (after
-// one trailing dot) is all decimal digits or starts with "0x"/"0X" followed
-// by hex digits only. The Standard's "ends in a number"; the fast path of
-// url.cc leaves such hosts to ParseHost.
-bool EndsInNumber(std::string_view host);
-
 // The offset of the first byte of `text` that does not begin a valid UTF-8
 // sequence (overlong forms, surrogates and code points past U+10FFFF are
 // not valid), or std::string_view::npos if all of it is UTF-8.

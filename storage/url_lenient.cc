@@ -4,10 +4,10 @@
 // Standard's state machine gives the same result for these inputs.
 #include "storage/url_lenient.h"
 
+#include <algorithm>
 #include <cstdint>
 #include <string>
 #include <string_view>
-#include <vector>
 
 #include "storage/url_host.h"
 
@@ -92,14 +92,24 @@ std::string AsciiLower(std::string_view text) {
   return out;
 }
 
-bool IsSingleDot(std::string_view segment) {
-  return segment == "." || AsciiLower(segment) == "%2e";
+// "." or "%2e" in any case, at `text`'s start; returns its length or 0.
+size_t DotAt(std::string_view text) {
+  if (text.starts_with('.')) return 1;
+  if (text.size() >= 3 && text[0] == '%' && text[1] == '2' &&
+      (text[2] == 'e' || text[2] == 'E')) {
+    return 3;
+  }
+  return 0;
 }
 
-bool IsDoubleDot(std::string_view segment) {
-  const std::string lower = AsciiLower(segment);
-  return lower == ".." || lower == ".%2e" || lower == "%2e." ||
-         lower == "%2e%2e";
+// How many dots `segment` is written as: 1 for ".", 2 for "..", each dot
+// possibly "%2e"; 0 for any other segment.
+int DotSegment(std::string_view segment) {
+  const size_t first = DotAt(segment);
+  if (first == 0) return 0;
+  if (first == segment.size()) return 1;
+  const size_t second = DotAt(segment.substr(first));
+  return (second != 0 && first + second == segment.size()) ? 2 : 0;
 }
 
 // The Standard's path state for a special scheme: `text` is what follows the
@@ -108,27 +118,21 @@ std::string NormalizePath(std::string_view text) {
   if (!text.empty() && (text[0] == '/' || text[0] == '\\')) {
     text.remove_prefix(1);
   }
-  std::vector<std::string> segments;
+  std::string path;  // "/segment" after "/segment"; ".." cuts the last one
+  path.reserve(text.size() + 1);
   size_t begin = 0;
   while (true) {
     const size_t end = text.find_first_of("/\\", begin);
     const bool last = end == std::string_view::npos;
     const std::string_view segment =
         text.substr(begin, last ? std::string_view::npos : end - begin);
-    if (IsDoubleDot(segment)) {
-      if (!segments.empty()) segments.pop_back();
-      if (last) segments.emplace_back();
-    } else if (IsSingleDot(segment)) {
-      if (last) segments.emplace_back();
-    } else {
-      segments.emplace_back();
-      AppendEscaped(segment, Component::kPath, &segments.back());
-    }
+    const int dots = DotSegment(segment);
+    if (dots == 2) path.resize(path.empty() ? 0 : path.rfind('/'));
+    if (dots == 0 || last) path.push_back('/');
+    if (dots == 0) AppendEscaped(segment, Component::kPath, &path);
     if (last) break;
     begin = end + 1;
   }
-  std::string path;
-  for (const std::string& segment : segments) path += "/" + segment;
   return path;
 }
 
@@ -243,7 +247,7 @@ StatusOr<WebUrlParts> SplitWebUrl(std::string_view raw) {
   const size_t question = std::min(after.find('?'), hash);
   parts.path = NormalizePath(after.substr(0, question));
   if (question < hash) {
-    parts.query = "?";
+    parts.query.push_back('?');
     AppendEscaped(after.substr(question + 1, hash - question - 1),
                   Component::kQuery, &parts.query);
   }
