@@ -13,20 +13,13 @@
 
 #include "storage/url_host.h"
 #include "storage/url_lenient.h"
+#include "storage/url_text.h"
 
 namespace frontier {
 namespace {
 
-std::string AsciiLower(std::string_view text) {
-  std::string out(text);
-  for (char& c : out) {
-    if (c >= 'A' && c <= 'Z') c = static_cast<char>(c - 'A' + 'a');
-  }
-  return out;
-}
-
 bool EqualsIgnoreCase(std::string_view a, std::string_view b) {
-  return AsciiLower(a) == AsciiLower(b);
+  return url_internal::AsciiLower(a) == url_internal::AsciiLower(b);
 }
 
 std::string TooLong(size_t max_length, std::string_view when) {
@@ -45,10 +38,12 @@ bool PlainPathByte(unsigned char c) {
     return true;
   }
   switch (c) {
+    // clang-format off
     case '-': case '.': case '_': case '~': case '!': case '$': case '&':
     case '\'': case '(': case ')': case '*': case '+': case ',': case ';':
     case '=': case ':': case '@': case '/': case '?':
       return true;
+    // clang-format on
     default:
       return false;
   }

@@ -17,24 +17,18 @@
 #include <string_view>
 #include <vector>
 
+#include "storage/url_text.h"
+
 namespace frontier::url_internal {
 namespace {
-
-constexpr char kHex[] = "0123456789ABCDEF";
-
-int HexValue(char c) {
-  if (c >= '0' && c <= '9') return c - '0';
-  if (c >= 'a' && c <= 'f') return c - 'a' + 10;
-  if (c >= 'A' && c <= 'F') return c - 'A' + 10;
-  return -1;
-}
 
 std::string Quoted(std::string_view input) {
   std::string out = "'";
   for (const char c : input) {
     const auto byte = static_cast<unsigned char>(c);
     if (byte < 0x20 || byte == 0x7F) {
-      out += std::string("\\x") + kHex[byte >> 4] + kHex[byte & 0xF];
+      out +=
+          std::string("\\x") + kHexDigits[byte >> 4] + kHexDigits[byte & 0xF];
     } else {
       out.push_back(c);
     }
@@ -53,10 +47,10 @@ std::string PercentDecode(std::string_view text) {
   std::string out;
   out.reserve(text.size());
   for (size_t i = 0; i < text.size(); ++i) {
-    if (text[i] == '%' && i + 2 < text.size() &&
-        HexValue(text[i + 1]) >= 0 && HexValue(text[i + 2]) >= 0) {
-      out.push_back(
-          static_cast<char>(HexValue(text[i + 1]) * 16 + HexValue(text[i + 2])));
+    if (text[i] == '%' && i + 2 < text.size() && HexValue(text[i + 1]) >= 0 &&
+        HexValue(text[i + 2]) >= 0) {
+      out.push_back(static_cast<char>(HexValue(text[i + 1]) * 16 +
+                                      HexValue(text[i + 2])));
       i += 2;
     } else {
       out.push_back(text[i]);
@@ -70,14 +64,6 @@ bool IsAscii(std::string_view text) {
     if (static_cast<unsigned char>(c) >= 0x80) return false;
   }
   return true;
-}
-
-std::string AsciiLower(std::string_view text) {
-  std::string out(text);
-  for (char& c : out) {
-    if (c >= 'A' && c <= 'Z') c = static_cast<char>(c - 'A' + 'a');
-  }
-  return out;
 }
 
 // The labels of `domain`, split at '.' and at the three other full stops
@@ -122,14 +108,12 @@ StatusOr<std::string> LabelToAscii(std::string_view input,
   const std::string lower = AsciiLower(label);
   if (IsAscii(lower) && !lower.starts_with("xn--")) return lower;
   char* converted = nullptr;
-  const int rc = idn2_lookup_u8(
-      reinterpret_cast<const uint8_t*>(lower.c_str()),
-      reinterpret_cast<uint8_t**>(&converted),
-      IDN2_NONTRANSITIONAL | IDN2_NFC_INPUT);
+  const int rc = idn2_lookup_u8(reinterpret_cast<const uint8_t*>(lower.c_str()),
+                                reinterpret_cast<uint8_t**>(&converted),
+                                IDN2_NONTRANSITIONAL | IDN2_NFC_INPUT);
   if (rc != IDN2_OK) {
-    return Status::InvalidArgument(
-        "invalid IDN host " + Quoted(input) + ": " + idn2_strerror(rc) +
-        " (IDNA2008, UTS #46)");
+    return Status::InvalidArgument("invalid IDN host " + Quoted(input) + ": " +
+                                   idn2_strerror(rc) + " (IDNA2008, UTS #46)");
   }
   std::unique_ptr<char, decltype(&idn2_free)> owned(converted, &idn2_free);
   return std::string(converted);
@@ -142,7 +126,8 @@ StatusOr<std::string> LabelToAscii(std::string_view input,
 std::string ForbiddenInDomain(unsigned char c) {
   if (c <= 0x20 || c == 0x7F) {
     if (c == ' ') return "a space";
-    return std::string("control character 0x") + kHex[c >> 4] + kHex[c & 0xF];
+    return std::string("control character 0x") + kHexDigits[c >> 4] +
+           kHexDigits[c & 0xF];
   }
   static constexpr std::string_view kForbidden = "#%/:<>?@[\\]^|\"`{}";
   if (kForbidden.find(static_cast<char>(c)) != std::string_view::npos) {
@@ -157,7 +142,8 @@ std::string ForbiddenInDomain(unsigned char c) {
 bool ParseIpv4Number(std::string_view text, uint64_t* value) {
   if (text.empty()) return false;
   int radix = 10;
-  if (text.size() >= 2 && text[0] == '0' && (text[1] == 'x' || text[1] == 'X')) {
+  if (text.size() >= 2 && text[0] == '0' &&
+      (text[1] == 'x' || text[1] == 'X')) {
     radix = 16;
     text.remove_prefix(2);
   } else if (text.size() >= 2 && text[0] == '0') {
@@ -226,7 +212,8 @@ StatusOr<std::string> ParseIpv4(std::string_view input, std::string_view host) {
     if (!ParseIpv4Number(part, &n)) {
       return BadHost(input,
                      "it ends in a number, so it must be an IPv4 address, "
-                     "and '" + std::string(part) + "' is not a number");
+                     "and '" +
+                         std::string(part) + "' is not a number");
     }
     numbers.push_back(n);
   }
@@ -250,7 +237,8 @@ StatusOr<std::string> ParseIpv4(std::string_view input, std::string_view host) {
 // inet_ntop, an IPv4-mapped address stays in hex ("::ffff:102:304").
 std::string SerializeIpv6(const unsigned char bytes[16]) {
   std::array<unsigned, 8> pieces{};
-  for (size_t i = 0; i < 8; ++i) pieces[i] = bytes[2 * i] << 8 | bytes[2 * i + 1];
+  for (size_t i = 0; i < 8; ++i)
+    pieces[i] = bytes[2 * i] << 8 | bytes[2 * i + 1];
   size_t best = 8, best_length = 1;
   for (size_t i = 0; i < 8;) {
     size_t j = i;

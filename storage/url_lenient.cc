@@ -10,20 +10,14 @@
 #include <string_view>
 
 #include "storage/url_host.h"
+#include "storage/url_text.h"
 
 namespace frontier::url_internal {
 namespace {
 
-constexpr char kHex[] = "0123456789ABCDEF";
-
-int HexValue(char c) {
-  if (c >= '0' && c <= '9') return c - '0';
-  if (c >= 'a' && c <= 'f') return c - 'a' + 10;
-  if (c >= 'A' && c <= 'F') return c - 'A' + 10;
-  return -1;
+bool IsAlpha(char c) {
+  return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z');
 }
-
-bool IsAlpha(char c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z'); }
 bool IsDigit(char c) { return c >= '0' && c <= '9'; }
 
 // RFC 3986 unreserved: an escape of one of these is decoded.
@@ -42,6 +36,7 @@ enum class Component { kUserinfo, kPath, kQuery };
 bool MustEscape(unsigned char c, Component component) {
   if (c <= 0x20 || c >= 0x7F) return true;
   switch (c) {
+    // clang-format off
     case '"': case '#': case '<': case '>': case '[': case '\\': case ']':
     case '^': case '`': case '{': case '|': case '}':
       return true;
@@ -49,6 +44,7 @@ bool MustEscape(unsigned char c, Component component) {
       return component == Component::kQuery;
     case '/': case ':': case ';': case '=': case '@': case '?':
       return component == Component::kUserinfo;
+    // clang-format on
     default:
       return false;
   }
@@ -70,26 +66,18 @@ void AppendEscaped(std::string_view text, Component component,
         out->push_back(static_cast<char>(byte));
       } else {
         out->push_back('%');
-        out->push_back(kHex[byte >> 4]);
-        out->push_back(kHex[byte & 0x0F]);
+        out->push_back(kHexDigits[byte >> 4]);
+        out->push_back(kHexDigits[byte & 0x0F]);
       }
       i += 2;
     } else if (c == '%' || MustEscape(c, component)) {
       out->push_back('%');
-      out->push_back(kHex[c >> 4]);
-      out->push_back(kHex[c & 0x0F]);
+      out->push_back(kHexDigits[c >> 4]);
+      out->push_back(kHexDigits[c & 0x0F]);
     } else {
       out->push_back(static_cast<char>(c));
     }
   }
-}
-
-std::string AsciiLower(std::string_view text) {
-  std::string out(text);
-  for (char& c : out) {
-    if (c >= 'A' && c <= 'Z') c = static_cast<char>(c - 'A' + 'a');
-  }
-  return out;
 }
 
 // "." or "%2e" in any case, at `text`'s start; returns its length or 0.
@@ -145,9 +133,9 @@ Status Relative() {
 StatusOr<size_t> ReadScheme(std::string_view text, std::string* scheme) {
   if (text.empty() || !IsAlpha(text[0])) return Relative();
   size_t i = 1;
-  while (i < text.size() && (IsAlpha(text[i]) || IsDigit(text[i]) ||
-                             text[i] == '+' || text[i] == '-' ||
-                             text[i] == '.')) {
+  while (i < text.size() &&
+         (IsAlpha(text[i]) || IsDigit(text[i]) || text[i] == '+' ||
+          text[i] == '-' || text[i] == '.')) {
     ++i;
   }
   if (i == text.size() || text[i] != ':') return Relative();
@@ -220,7 +208,8 @@ StatusOr<WebUrlParts> SplitWebUrl(std::string_view raw) {
   std::string text;
   text.reserve(end - begin);
   for (size_t i = begin; i < end; ++i) {
-    if (raw[i] != '\t' && raw[i] != '\n' && raw[i] != '\r') text.push_back(raw[i]);
+    if (raw[i] != '\t' && raw[i] != '\n' && raw[i] != '\r')
+      text.push_back(raw[i]);
   }
   if (text.empty()) return Status::InvalidArgument("empty URL");
 

@@ -86,8 +86,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* bytes, size_t size) {
   if (authority == 0) Die("scheme not http or https", raw, norm.url);
   const size_t at = url.find('@', authority);
   const size_t slash = url.find('/', authority);
-  const size_t host_at = (at != std::string_view::npos && at < slash)
-                             ? at + 1 : authority;
+  const size_t host_at =
+      (at != std::string_view::npos && at < slash) ? at + 1 : authority;
   if (url.substr(host_at, norm.host.size()) != norm.host) {
     Die("host not where the URL has it", norm.host, norm.url);
   }
