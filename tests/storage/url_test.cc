@@ -498,7 +498,7 @@ TEST(NormalizeUrlTest, FastPathAgreesWithTheFullPath) {
       "http://a.0x/",
       "http://a.0xg/",
       "http://a.1./",
-      "http://b\xC3\xBC" "cher.example/",
+      ("http://b\xC3\xBC" "cher.example/"),
       "https://a.com/a/b/c/d/e/f/g.html?id=123&lang=en",
   };
   for (const char* url : urls) {
