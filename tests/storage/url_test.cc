@@ -188,6 +188,13 @@ TEST(NormalizeUrlTest, SitesOfIdnHostsAreTheirAsciiForm) {
       NormalizeUrl("http://www.b\xC3\xBC" "cher.co.uk/", kMax);
   ASSERT_TRUE(url.ok()) << url.status().ToString();
   EXPECT_EQ(SiteOf(url->host, SiteScope::kDomain), "xn--bcher-kva.co.uk");
+  // Public suffixes that are IDNs themselves: "中国" and "公司.cn".
+  url = NormalizeUrl("http://www.example.\xE4\xB8\xAD\xE5\x9B\xBD/", kMax);
+  ASSERT_TRUE(url.ok()) << url.status().ToString();
+  EXPECT_EQ(SiteOf(url->host, SiteScope::kDomain), "example.xn--fiqs8s");
+  url = NormalizeUrl("http://a.b.\xE5\x85\xAC\xE5\x8F\xB8.cn/", kMax);
+  ASSERT_TRUE(url.ok()) << url.status().ToString();
+  EXPECT_EQ(SiteOf(url->host, SiteScope::kDomain), "b.xn--55qx5d.cn");
 }
 
 TEST(NormalizeUrlTest, InvalidIdnHostsAreRefusedWithTheReason) {
