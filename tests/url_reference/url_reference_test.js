@@ -17,7 +17,14 @@
 
 const { spawnSync } = require("node:child_process");
 const path = require("node:path");
-const { URL } = require(path.join(__dirname, "node_modules", "whatwg-url"));
+let URL;
+try {
+  ({ URL } = require(path.join(__dirname, "node_modules", "whatwg-url")));
+} catch (e) {
+  console.error(`whatwg-url is not installed: run "npm install --no-audit --no-fund ` +
+                `--no-package-lock" in ${__dirname} (scripts/test.sh does)\n${e.message}`);
+  process.exit(1);
+}
 
 const kGenerated = 4000;
 
