@@ -9,6 +9,7 @@
 #include <arpa/inet.h>
 #include <idn2.h>
 
+#include <algorithm>
 #include <array>
 #include <cstdint>
 #include <cstdio>
@@ -57,6 +58,10 @@ std::string PercentDecode(std::string_view text) {
     }
   }
   return out;
+}
+
+bool IsAsciiLetter(char c) {
+  return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z');
 }
 
 bool IsAscii(std::string_view text) {
@@ -117,6 +122,98 @@ StatusOr<std::string> LabelToAscii(std::string_view input,
   }
   std::unique_ptr<char, decltype(&idn2_free)> owned(converted, &idn2_free);
   return std::string(converted);
+}
+
+// The code points of valid UTF-8 `text`.
+std::vector<uint32_t> CodePoints(std::string_view text) {
+  std::vector<uint32_t> out;
+  for (size_t i = 0; i < text.size();) {
+    const auto lead = static_cast<unsigned char>(text[i]);
+    const size_t length = lead < 0x80   ? 1
+                          : lead < 0xE0 ? 2
+                          : lead < 0xF0 ? 3
+                                        : 4;
+    uint32_t code = (length == 1) ? lead : lead & (0x7F >> length);
+    for (size_t k = 1; k < length && i + k < text.size(); ++k) {
+      code = (code << 6) | (static_cast<unsigned char>(text[i + k]) & 0x3F);
+    }
+    out.push_back(code);
+    i += length;
+  }
+  return out;
+}
+
+// True for a code point of a right-to-left script (Hebrew, Arabic, Syriac,
+// Thaana, N'Ko and the other blocks Unicode reserves for them): a label
+// with one makes the domain a "Bidi domain name" (RFC 5893). Blocks, not
+// the Bidi_Class table, which libidn2 does not export: a few marks and
+// unassigned code points of these blocks count too, and libidn2 refuses
+// those in a label anyway.
+bool IsRightToLeft(uint32_t code) {
+  return (code >= 0x0590 && code <= 0x08FF) ||
+         (code >= 0xFB1D && code <= 0xFDFF) ||
+         (code >= 0xFE70 && code <= 0xFEFF) ||
+         (code >= 0x10800 && code <= 0x10FFF) ||
+         (code >= 0x1E800 && code <= 0x1EFFF);
+}
+
+// Bidi classes EN (European digits) and AN (Arabic-Indic digits), which
+// RFC 5893 forbids mixing in a right-to-left label.
+bool IsEuropeanDigit(uint32_t code) {
+  return (code >= '0' && code <= '9') || (code >= 0x06F0 && code <= 0x06F9);
+}
+bool IsArabicDigit(uint32_t code) {
+  return (code >= 0x0660 && code <= 0x0669) || code == 0x066B || code == 0x066C;
+}
+
+// The Unicode form of A-label `label` (itself if it is not punycode).
+std::string ULabel(const std::string& label) {
+  if (!label.starts_with("xn--")) return label;
+  char* unicode = nullptr;
+  if (idn2_to_unicode_8z8z(label.c_str(), &unicode, 0) != IDN2_OK) {
+    return label;
+  }
+  std::unique_ptr<char, decltype(&idn2_free)> owned(unicode, &idn2_free);
+  return std::string(unicode);
+}
+
+// UTS #46's CheckBidi (RFC 5893), which the Standard asks for: in a domain
+// with a right-to-left label, every non-empty label must start with a
+// letter and end with a letter or digit (in either direction), and a
+// right-to-left label must not mix European and Arabic-Indic digits.
+// libidn2 checks the right-to-left labels' letters itself; this adds what
+// it leaves out, as far as ASCII and the digits go: any other non-ASCII
+// character at either end is taken to be a letter.
+Status CheckBidiDomain(std::string_view input,
+                       const std::vector<std::string>& labels) {
+  std::vector<std::vector<uint32_t>> unicode;
+  bool bidi = false;
+  for (const std::string& label : labels) {
+    unicode.push_back(CodePoints(ULabel(label)));
+    for (const uint32_t code : unicode.back())
+      bidi = bidi || IsRightToLeft(code);
+  }
+  if (!bidi) return Status::OK();
+  for (const std::vector<uint32_t>& label : unicode) {
+    if (label.empty()) continue;
+    const uint32_t first = label.front(), last = label.back();
+    bool ok = (first >= 0x80 || IsAsciiLetter(static_cast<char>(first))) &&
+              (last >= 0x80 || IsAsciiLetter(static_cast<char>(last)) ||
+               IsEuropeanDigit(last));
+    const auto has = [&](bool (*test)(uint32_t)) {
+      return std::any_of(label.begin(), label.end(), test);
+    };
+    if (has(IsRightToLeft) && has(IsEuropeanDigit) && has(IsArabicDigit)) {
+      ok = false;
+    }
+    if (!ok) {
+      return Status::InvalidArgument(
+          "invalid IDN host " + Quoted(input) +
+          ": a label breaks the bidi rule of a right-to-left domain (UTS #46 "
+          "CheckBidi, RFC 5893)");
+    }
+  }
+  return Status::OK();
 }
 
 // What the Standard forbids in a domain, plus what frontierd forbids on top:
@@ -319,14 +416,17 @@ StatusOr<std::string> ParseHost(std::string_view input) {
   // domain-to-ASCII does; only the others go label by label to libidn2.
   std::string ascii = AsciiLower(decoded);
   if (!IsAscii(ascii) || HasPunycodeLabel(ascii)) {
-    ascii.clear();
-    bool first = true;
+    std::vector<std::string> labels;
     for (const std::string_view label : SplitLabels(decoded)) {
       StatusOr<std::string> converted = LabelToAscii(input, label);
       if (!converted.ok()) return converted.status();
-      if (!first) ascii.push_back('.');
-      ascii += *converted;
-      first = false;
+      labels.push_back(std::move(*converted));
+    }
+    if (Status s = CheckBidiDomain(input, labels); !s.ok()) return s;
+    ascii.clear();
+    for (const std::string& label : labels) {
+      if (&label != &labels.front()) ascii.push_back('.');
+      ascii += label;
     }
   }
   if (ascii.empty()) return Status::InvalidArgument("URL has no host");

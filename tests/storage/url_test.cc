@@ -168,9 +168,11 @@ TEST(NormalizeUrlTest, NonAsciiOutsideTheHostIsPercentEncoded) {
 // IDN hosts: UTS #46 non-transitional, as browsers request them.
 
 TEST(NormalizeUrlTest, IdnHostsTakeTheirAsciiForm) {
-  EXPECT_EQ(Norm("http://b\xC3\xBC" "cher.example/"),
+  EXPECT_EQ(Norm("http://b\xC3\xBC"
+                 "cher.example/"),
             "http://xn--bcher-kva.example/");
-  EXPECT_EQ(Host("http://B\xC3\x9C" "CHER.example:8080/"),
+  EXPECT_EQ(Host("http://B\xC3\x9C"
+                 "CHER.example:8080/"),
             "xn--bcher-kva.example");
   EXPECT_EQ(Norm("http://example.\xE4\xB8\xAD\xE5\x9B\xBD:8080/"),
             "http://example.xn--fiqs8s:8080/");
@@ -178,14 +180,18 @@ TEST(NormalizeUrlTest, IdnHostsTakeTheirAsciiForm) {
   EXPECT_EQ(Norm("http://fa\xC3\x9F.de/"), "http://xn--fa-hia.de/");
   // Escaped UTF-8 is the same host; the full stop U+3002 separates labels.
   EXPECT_EQ(Norm("http://%C3%A9.com/"), "http://xn--9ca.com/");
-  EXPECT_EQ(Norm("http://a\xE3\x80\x82" "b.com/"), "http://a.b.com/");
+  EXPECT_EQ(Norm("http://a\xE3\x80\x82"
+                 "b.com/"),
+            "http://a.b.com/");
   EXPECT_EQ(Norm("http://xn--caf-dma.com/"), "http://xn--caf-dma.com/");
   EXPECT_EQ(Norm("http://XN--CAF-DMA.com/"), "http://xn--caf-dma.com/");
 }
 
 TEST(NormalizeUrlTest, SitesOfIdnHostsAreTheirAsciiForm) {
-  StatusOr<NormalizedUrl> url =
-      NormalizeUrl("http://www.b\xC3\xBC" "cher.co.uk/", kMax);
+  StatusOr<NormalizedUrl> url = NormalizeUrl(
+      "http://www.b\xC3\xBC"
+      "cher.co.uk/",
+      kMax);
   ASSERT_TRUE(url.ok()) << url.status().ToString();
   EXPECT_EQ(SiteOf(url->host, SiteScope::kDomain), "xn--bcher-kva.co.uk");
   // Public suffixes that are IDNs themselves: "中国" and "公司.cn".
@@ -202,14 +208,38 @@ TEST(NormalizeUrlTest, InvalidIdnHostsAreRefusedWithTheReason) {
   // script needs one, a symbol IDNA2008 disallows.
   EXPECT_EQ(Refusal("http://xn--a.com/").substr(0, 29),
             "invalid IDN host 'xn--a.com':");
-  EXPECT_EQ(Refusal("http://a\xE2\x80\x8D" "b.com/"),
-            "invalid IDN host 'a\xE2\x80\x8D" "b.com': string contains a "
+  EXPECT_EQ(Refusal("http://a\xE2\x80\x8D"
+                    "b.com/"),
+            "invalid IDN host 'a\xE2\x80\x8D"
+            "b.com': string contains a "
             "forbidden context-j character (IDNA2008, UTS #46)");
   EXPECT_EQ(Refusal("http://\xE2\x98\x83.com/"),
             "invalid IDN host '\xE2\x98\x83.com': string contains a "
             "disallowed character (IDNA2008, UTS #46)");
   EXPECT_EQ(Refusal("http://%FF.com/"),
             "invalid host '%FF.com': its percent-escapes are not UTF-8 text");
+}
+
+TEST(NormalizeUrlTest, RightToLeftDomainsFollowTheBidiRule) {
+  // Hebrew "אב": a right-to-left label makes every label subject to RFC
+  // 5893, as browsers apply it.
+  EXPECT_EQ(Norm("http://www.\xD7\x90\xD7\x91.com/"),
+            "http://www.xn--4dbc.com/");
+  const std::string bidi =
+      "a label breaks the bidi rule of a right-to-left domain (UTS #46 "
+      "CheckBidi, RFC 5893)";
+  EXPECT_EQ(Refusal("http://_a.\xD7\x90/"),
+            "invalid IDN host '_a.\xD7\x90': " + bidi);
+  EXPECT_EQ(Refusal("http://a-.\xD7\x90/"),
+            "invalid IDN host 'a-.\xD7\x90': " + bidi);
+  // European and Arabic-Indic digits in one right-to-left label.
+  EXPECT_EQ(Refusal("http://\xD7\x90\xD9\xA1"
+                    "0/"),
+            "invalid IDN host '\xD7\x90\xD9\xA1"
+            "0': " +
+                bidi);
+  // The same labels outside a right-to-left domain are fine.
+  EXPECT_EQ(Norm("http://_a.example/"), "http://_a.example/");
 }
 
 TEST(NormalizeUrlTest, Ipv4HostsInOtherSpellingsAreDottedDecimal) {
@@ -240,8 +270,9 @@ TEST(NormalizeUrlTest, SpacesAndControlsAreTrimmedOrEscaped) {
   EXPECT_EQ(Norm(std::string_view("http://example.com/\0x", 21)),
             "http://example.com/%00x");
   EXPECT_EQ(Norm("http://example.com/?a b"), "http://example.com/?a%20b");
-  EXPECT_EQ(Refusal("http://exa mple.com/"),
-            "invalid host 'exa mple.com': a space cannot appear in a host name");
+  EXPECT_EQ(
+      Refusal("http://exa mple.com/"),
+      "invalid host 'exa mple.com': a space cannot appear in a host name");
   EXPECT_EQ(Refusal("http://a%0Ab.com/"),
             "invalid host 'a%0Ab.com': control character 0x0A cannot appear "
             "in a host name");
@@ -263,19 +294,23 @@ TEST(NormalizeUrlTest, CharactersRfc3986ForbidsAreEscaped) {
             "http://example.com/?%27%22%3C%3E%60%7B%7D%5B%5D%7C%5E");
   // A '%' that starts no escape is a literal '%'.
   EXPECT_EQ(Norm("http://example.com/%zz?%"), "http://example.com/%25zz?%25");
-  EXPECT_EQ(Norm("http://example.com/\xC3\xA9<"), "http://example.com/%C3%A9%3C");
+  EXPECT_EQ(Norm("http://example.com/\xC3\xA9<"),
+            "http://example.com/%C3%A9%3C");
 }
 
 TEST(NormalizeUrlTest, UserinfoTakesTheStandardsForm) {
   EXPECT_EQ(Norm("http://@example.com/"), "http://example.com/");
   EXPECT_EQ(Norm("http://:@example.com/"), "http://example.com/");
   EXPECT_EQ(Norm("http://u:@example.com/"), "http://u@example.com/");
-  EXPECT_EQ(Norm("http://a@b:c:d@example.com/"), "http://a%40b:c%3Ad@example.com/");
-  EXPECT_EQ(Norm("http://u s\"er@example.com/"), "http://u%20s%22er@example.com/");
+  EXPECT_EQ(Norm("http://a@b:c:d@example.com/"),
+            "http://a%40b:c%3Ad@example.com/");
+  EXPECT_EQ(Norm("http://u s\"er@example.com/"),
+            "http://u%20s%22er@example.com/");
 }
 
 TEST(NormalizeUrlTest, DotSegmentsMayBeEscaped) {
-  EXPECT_EQ(Norm("http://example.com/a/%2e/b/%2E%2e/c"), "http://example.com/a/c");
+  EXPECT_EQ(Norm("http://example.com/a/%2e/b/%2E%2e/c"),
+            "http://example.com/a/c");
   EXPECT_EQ(Norm("http://example.com/a/.%2E"), "http://example.com/");
   EXPECT_EQ(Norm("http://example.com/a/b/."), "http://example.com/a/b/");
 }
@@ -316,7 +351,8 @@ TEST(NormalizeUrlTest, RefusesMalformedHostsAndPorts) {
             "invalid host '[::1': an IPv6 address must end with ']'");
   EXPECT_EQ(Refusal("http://[::1::2]/"),
             "invalid host '[::1::2]': not an IPv6 address");
-  EXPECT_EQ(Refusal("http://example.com:8a/"), "invalid port '8a': not a number");
+  EXPECT_EQ(Refusal("http://example.com:8a/"),
+            "invalid port '8a': not a number");
   EXPECT_EQ(Refusal("http://a<b.com/"),
             "invalid host 'a<b.com': '<' cannot appear in a host name");
   // The Standard allows these four in a host; no DNS name has them.
@@ -505,7 +541,8 @@ TEST(NormalizeUrlTest, FastPathAgreesWithTheFullPath) {
       "http://a.0x/",
       "http://a.0xg/",
       "http://a.1./",
-      ("http://b\xC3\xBC" "cher.example/"),
+      ("http://b\xC3\xBC"
+       "cher.example/"),
       "https://a.com/a/b/c/d/e/f/g.html?id=123&lang=en",
   };
   for (const char* url : urls) {
