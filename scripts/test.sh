@@ -14,6 +14,9 @@ set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 
 bash scripts/install-deps.sh --test </dev/null
+# whatwg-url (pinned in its package.json), the oracle of the url_reference test.
+(cd tests/url_reference &&
+  npm install --no-audit --no-fund --no-package-lock --silent </dev/null)
 
 # The Node.js example worker's packages (clients/examples/node/package.json,
 # pinned; no lock file), for its test.

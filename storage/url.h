@@ -1,38 +1,30 @@
 // URL normalisation and site identity: what makes two spellings one URL,
 // and which "site" (host or registrable domain) a URL belongs to.
 //
-// Normalisation is uriparser's RFC 3986 section 6.2.2 syntax-based
-// normalisation plus the scheme-based rules of 6.2.3 that every crawler
-// applies: lower-case scheme and host, drop the default port (80 for http,
-// 443 for https) and the fragment, remove dot segments, upper-case
-// percent-escape hex digits and decode escapes of unreserved characters,
-// and turn an empty path into "/". Only http and https URLs with a
-// non-empty host are accepted.
+// A URL is read as a browser reads it, by the WHATWG URL Standard's parser
+// for http and https (url_lenient.h, url_host.h): surrounding spaces and
+// control characters ignored, tabs and newlines removed, '\' read as '/',
+// characters outside the Standard's sets percent-encoded, IDN hosts
+// converted to their ASCII form (libidn2, UTS #46 non-transitional), IPv4
+// addresses in any spelling written dotted-decimal. On top, the crawler's
+// own normalisation (RFC 3986 sections 6.2.2 and 6.2.3): fragment dropped,
+// default port dropped, dot segments removed, scheme and host lower-case,
+// escapes with upper-case hex, escapes of unreserved characters decoded,
+// and every byte RFC 3986 forbids in a component escaped even where a
+// browser sends it raw. The result is the URL a browser would request, up
+// to these equivalences; docs/commands.md lists each rule, and
+// tests/url_reference/ checks all of it against whatwg-url.
 //
-// Decisions beyond RFC 3986:
-// - An empty query ("http://a/?") is kept: RFC 3986 section 6.2.3 says the
-//   delimiter of an empty component must not be removed unless the scheme
-//   allows it, and a server may answer "/?" differently from "/". A query
-//   is otherwise kept byte for byte (parameter order and case included),
-//   apart from the percent-escape rules above.
-// - Userinfo ("user:pass@") is kept as uriparser normalises it (escape hex
-//   upper-cased, nothing else changed): it is part of the authority, and
-//   dropping it would change which credentials a fetcher sends.
-// - Raw non-ASCII bytes (UTF-8) are not RFC 3986. In the path, query and
-//   userinfo they are percent-encoded first, as browsers do:
-//   "http://a/café" becomes "http://a/caf%C3%A9". In the host they are
-//   refused: send the punycode ("xn--") form. A host with escapes that do
-//   not decode to unreserved characters is refused too ("%C3%A9.com"): no
-//   DNS name contains them.
-// - A non-default port loses its leading zeros (":08080" -> ":8080", and
-//   ":080" on http is the default port, so it goes); 0 and values above
-//   65535 are refused, as is an IPvFuture host ("[v1.x]"), which nothing
-//   can fetch.
-// - An IPv6 host is written in its RFC 5952 form, as browsers write it:
-//   "http://[2001:DB8:0::1]:80/" -> "http://[2001:db8::1]/".
-// - Space, NUL, the other control characters and the ASCII characters that
-//   RFC 3986 allows nowhere ('"', '<', '>', '\', '^', '`', '{', '|', '}')
-//   are refused, not escaped, with the offset of the first offending byte.
+// Decisions beyond the Standard and RFC 3986:
+// - An empty query ("http://a/?") is kept, as browsers keep it: a server
+//   may answer "/?" differently from "/". A query is otherwise kept byte
+//   for byte (parameter order and case included), apart from escaping.
+// - Userinfo ("user:pass@") is kept: dropping it would change which
+//   credentials a fetcher sends.
+// - Bytes that are not UTF-8 are refused (a client that means a raw byte
+//   sends %XX); port 0 is refused (nothing listens there); so are '"', '`',
+//   '{' and '}' in a host, and IDN labels IDNA2008 forbids (libidn2 applies
+//   it on top of UTS #46: "☃.com").
 #pragma once
 
 #include <cstddef>
@@ -51,16 +43,16 @@ struct NormalizedUrl {
 
 // Parses and normalises `raw`. Returns InvalidArgument with a message that
 // names the problem ("URL is longer than 8192 bytes", "unsupported scheme
-// 'ftp'", "URL has no host", "invalid URL syntax at offset 7", "empty URL",
-// "invalid port '0': ...", "non-ASCII host: ...") when the URL is refused,
-// and Busy only if uriparser runs out of memory. `max_length` applies to
-// the raw input and to the normalised result. The result borrows nothing.
+// 'ftp'", "URL has no host", "invalid host '...': ...", "invalid IDN host
+// '...': ...", "empty URL", "invalid port '0': ...", "invalid UTF-8 at
+// offset 7 ...") when the URL is refused; a message never contains a line
+// break. `max_length` applies to the raw input and to the normalised
+// result. The result borrows nothing.
 StatusOr<NormalizedUrl> NormalizeUrl(std::string_view raw, size_t max_length);
 
 // NormalizeUrl without its fast path for URLs that are plainly normal
-// already (ASCII, no port, escape or dot segment): always through
-// uriparser. The same result for every input; tests and the fuzzer compare
-// the two.
+// already (ASCII, no port, escape or dot segment): always the full parse.
+// The same result for every input; tests and the fuzzer compare the two.
 StatusOr<NormalizedUrl> NormalizeUrlFully(std::string_view raw,
                                           size_t max_length);
 
