@@ -14,14 +14,13 @@ set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 
 bash scripts/install-deps.sh --test </dev/null
-# whatwg-url (pinned in its package.json), the oracle of the url_reference test.
-(cd tests/url_reference &&
-  npm install --no-audit --no-fund --no-package-lock --silent </dev/null)
-
-# The Node.js example worker's packages (clients/examples/node/package.json,
-# pinned; no lock file), for its test.
-npm install --no-audit --no-fund --no-package-lock \
-  --prefix clients/examples/node </dev/null
+# npm packages the tests run, each pinned in its package.json (no lock
+# file): whatwg-url, the oracle of the url_reference test, and ioredis, for
+# the Node.js example worker.
+for dir in tests/url_reference clients/examples/node; do
+  npm install --no-audit --no-fund --no-package-lock --silent \
+    --prefix "$dir" </dev/null
+done
 
 jobs="${FRONTIERD_JOBS:-$(nproc)}"
 
