@@ -43,6 +43,13 @@ void SendBody(evhttp_request* req, const char* content_type,
   // The page loads nothing from elsewhere, and nothing may embed it.
   evhttp_add_header(headers, "Content-Security-Policy",
                     "default-src 'self'; frame-ancestors 'none'");
+  // libevent 2.1 would send a body after HEAD's headers: only its length.
+  if (evhttp_request_get_command(req) == EVHTTP_REQ_HEAD) {
+    evhttp_add_header(headers, "Content-Length",
+                      std::to_string(body.size()).c_str());
+    evhttp_send_reply(req, HTTP_OK, "OK", nullptr);
+    return;
+  }
   evbuffer* buf = evbuffer_new();
   evbuffer_add(buf, body.data(), body.size());
   evhttp_send_reply(req, HTTP_OK, "OK", buf);

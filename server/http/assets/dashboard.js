@@ -7,7 +7,9 @@
 const HISTORY = 300;      // samples kept (one a second: five minutes)
 const POLL_MS = 1000;
 const SVG = 'http://www.w3.org/2000/svg';
-const samples = [];       // {t, stats}
+// {t: when it arrived (the page's clock, for the x axis), stats}; rates
+// use the server's own stats.time_ms.
+const samples = [];
 
 const $ = (id) => document.getElementById(id);
 
@@ -56,7 +58,7 @@ function svgEl(tag, attrs) {
 function rates(pick) {
   const out = [];
   for (let i = 1; i < samples.length; i++) {
-    const dt = (samples[i].t - samples[i - 1].t) / 1000;
+    const dt = (samples[i].stats.time_ms - samples[i - 1].stats.time_ms) / 1000;
     const dv = pick(samples[i].stats) - pick(samples[i - 1].stats);
     out.push({t: samples[i].t, v: dt > 0 && dv >= 0 ? dv / dt : 0});
   }
@@ -85,9 +87,9 @@ function chart(id, series, fmt, fixedMax) {
   const svg = svgEl('svg', {viewBox: `0 0 ${W} ${H}`, width: W, height: H,
                             role: 'img', 'aria-label': fig.dataset.title});
   const now = samples.length ? samples[samples.length - 1].t : Date.now();
-  // The window grows with the history, from one minute to five.
+  // The window grows with the history, from ten seconds to five minutes.
   const first = samples.length ? samples[0].t : now;
-  const span = Math.min(Math.max(now - first, 60000), HISTORY * 1000);
+  const span = Math.min(Math.max(now - first, 10000), HISTORY * 1000);
   const t0 = now - span;
   let max = 0;
   for (const s of series) for (const p of s.points) max = Math.max(max, p.v);
@@ -101,10 +103,10 @@ function chart(id, series, fmt, fixedMax) {
     label.textContent = fmt(v);
     svg.appendChild(label);
   }
-  const step = span > 120000 ? 60000 : span > 60000 ? 30000 : 15000;
+  const step = [2000, 5000, 10000, 15000, 30000, 60000].find((st) => span / st <= 5) || 60000;
   for (let ago = step; ago <= span; ago += step) {
     const label = svgEl('text', {class: 'axis', x: x(now - ago), y: H - 3,
-                                 'text-anchor': ago === span ? 'start' : 'middle'});
+                                 'text-anchor': ago + step > span ? 'start' : 'middle'});
     label.textContent = ago % 60000 ? '-' + ago / 1000 + 's' : '-' + ago / 60000 + ' min';
     svg.appendChild(label);
   }
@@ -245,7 +247,7 @@ async function poll() {
     const r = await fetch('/api/stats', {cache: 'no-store'});
     if (!r.ok) throw new Error('HTTP ' + r.status);
     const stats = await r.json();
-    samples.push({t: stats.time_ms, stats: stats});
+    samples.push({t: Date.now(), stats: stats});
     while (samples.length > HISTORY + 1) samples.shift();
     render(stats);
     live.textContent = 'live';
