@@ -5,6 +5,7 @@
 #include <unistd.h>
 
 #include <chrono>
+#include <filesystem>
 #include <fstream>
 #include <map>
 #include <regex>
@@ -210,6 +211,81 @@ TEST_F(HttpTest, ConfigGetShowsTheHttpDirectives) {
             BulkArray({"http-port", std::to_string(http_port_)}));
   EXPECT_EQ(Cmd({"CONFIG", "GET", "http-tls"}),
             BulkArray({"http-tls", "no"}));
+}
+
+// docs/grafana-dashboard.json, found from this file's place in the tree.
+std::string GrafanaDashboard() {
+  return ReadFile((std::filesystem::path(__FILE__).parent_path().parent_path()
+                       .parent_path() /
+                   "docs" / "grafana-dashboard.json")
+                      .string());
+}
+
+class HttpGrafanaTest : public HttpTest {
+ protected:
+  HttpGrafanaTest() { extra_ = {"--checkpoint-interval", "0.1"}; }
+};
+
+TEST_F(HttpGrafanaTest, TheGrafanaDashboardUsesOnlyExportedMetrics) {
+  const std::string dashboard = GrafanaDashboard();
+  ASSERT_FALSE(dashboard.empty()) << "docs/grafana-dashboard.json not found";
+  Crawl();
+  // Every family, the checkpoint age included once a checkpoint ran.
+  std::string metrics;
+  Stopwatch watch;
+  do {
+    metrics = HttpGet(http_port_, "/metrics").body;
+  } while (metrics.find("frontierd_last_checkpoint_age_seconds") ==
+               std::string::npos &&
+           watch.Elapsed() < seconds(10));
+  std::regex name_re("frontierd_[a-z_]+");
+  int names = 0;
+  for (auto it = std::sregex_iterator(dashboard.begin(), dashboard.end(),
+                                      name_re);
+       it != std::sregex_iterator(); ++it) {
+    std::string name = it->str();
+    for (const char* suffix : {"_bucket", "_sum", "_count"}) {
+      const std::string sfx(suffix);
+      if (name.size() > sfx.size() &&
+          name.compare(name.size() - sfx.size(), sfx.size(), sfx) == 0 &&
+          metrics.find("# TYPE " + name.substr(0, name.size() - sfx.size()) +
+                       " histogram") != std::string::npos) {
+        name.resize(name.size() - sfx.size());
+      }
+    }
+    ++names;
+    EXPECT_NE(metrics.find("# TYPE " + name + " "), std::string::npos)
+        << name << " is in the Grafana dashboard but not in /metrics";
+  }
+  EXPECT_GT(names, 20);
+  // Every query parses as PromQL: promtool checks them as recording rules,
+  // with Grafana's variables replaced by what they stand for.
+  if (!HaveProgram("promtool")) GTEST_SKIP() << "promtool not installed";
+  std::regex expr_re("\"expr\": \"((?:[^\"\\\\]|\\\\.)*)\"");
+  std::string rules = "groups:\n- name: grafana\n  rules:\n";
+  int exprs = 0;
+  for (auto it = std::sregex_iterator(dashboard.begin(), dashboard.end(),
+                                      expr_re);
+       it != std::sregex_iterator(); ++it) {
+    std::string expr = (*it)[1].str();
+    expr = std::regex_replace(expr, std::regex("\\\\\""), "\"");
+    expr = std::regex_replace(expr, std::regex("\\$__rate_interval"), "5m");
+    expr = std::regex_replace(expr, std::regex("\\$[a-z]+"), ".*");
+    std::string quoted;
+    for (char c : expr) {
+      if (c == '\'') quoted += '\'';
+      quoted += c;
+    }
+    rules += "  - record: grafana:q" + std::to_string(exprs++) + "\n    expr: '" +
+             quoted + "'\n";
+  }
+  EXPECT_GT(exprs, 15);
+  TempDir dir;
+  const std::string path = dir.path() + "/rules.yml";
+  std::ofstream(path) << rules;
+  ProcessResult check =
+      RunProcess({"promtool", "check", "rules", path}, "", seconds(30));
+  EXPECT_EQ(check.exit_code, 0) << check.out << check.err << rules;
 }
 
 class HttpAuthTest : public HttpTest {
