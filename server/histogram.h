@@ -15,11 +15,10 @@ namespace frontier {
 // Latency bounds in nanoseconds: 5 us .. 10 s in 1-2.5-5 steps (about
 // three per decade), the usual shape of Prometheus latency buckets.
 inline constexpr std::array<uint64_t, 20> kLatencyBoundsNs = {
-    5'000,         10'000,        25'000,        50'000,
-    100'000,       250'000,       500'000,       1'000'000,
-    2'500'000,     5'000'000,     10'000'000,    25'000'000,
-    50'000'000,    100'000'000,   250'000'000,   500'000'000,
-    1'000'000'000, 2'500'000'000, 5'000'000'000, 10'000'000'000};
+    5'000,       10'000,        25'000,        50'000,        100'000,
+    250'000,     500'000,       1'000'000,     2'500'000,     5'000'000,
+    10'000'000,  25'000'000,    50'000'000,    100'000'000,   250'000'000,
+    500'000'000, 1'000'000'000, 2'500'000'000, 5'000'000'000, 10'000'000'000};
 
 // Count bounds (e.g. commits per log flush): powers of two, 1 .. 4096.
 inline constexpr std::array<uint64_t, 13> kCountBounds = {

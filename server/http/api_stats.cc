@@ -150,8 +150,9 @@ void WritePersistence(Json& j, const StatsSources& src) {
   j.Member("checkpoint_interval_ms", src.config.checkpoint_interval_ms);
   j.Member("recovery_ms", s.recovery_ms);
   j.Member("writes_refused", !writes.ok());
-  j.Member("last_write_error",
-           std::string_view(writes.ok() ? std::string_view() : writes.message()));
+  j.Member(
+      "last_write_error",
+      std::string_view(writes.ok() ? std::string_view() : writes.message()));
   j.Close('}');
 }
 
@@ -188,7 +189,10 @@ std::string JsonString(std::string_view s) {
       out += static_cast<char>(c);
     } else {
       // Keep a well-formed UTF-8 sequence whole; replace anything else.
-      size_t len = c >= 0xF0 && c < 0xF5 ? 4 : c >= 0xE0 ? 3 : c >= 0xC2 ? 2 : 0;
+      size_t len = c >= 0xF0 && c < 0xF5 ? 4
+                   : c >= 0xE0           ? 3
+                   : c >= 0xC2           ? 2
+                                         : 0;
       bool ok = len > 0 && i + len <= s.size();
       for (size_t k = 1; ok && k < len; ++k) {
         ok = (static_cast<unsigned char>(s[i + k]) & 0xC0) == 0x80;

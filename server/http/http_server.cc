@@ -78,9 +78,10 @@ bool BasicCredentials(const char* header, std::string* user,
   while (!b64.empty() && b64.back() == ' ') b64.remove_suffix(1);
   if (b64.empty() || b64.size() % 4 != 0 || b64.size() > 4096) return false;
   std::string decoded(b64.size() / 4 * 3, '\0');
-  const int n = EVP_DecodeBlock(reinterpret_cast<unsigned char*>(decoded.data()),
-                                reinterpret_cast<const unsigned char*>(b64.data()),
-                                static_cast<int>(b64.size()));
+  const int n =
+      EVP_DecodeBlock(reinterpret_cast<unsigned char*>(decoded.data()),
+                      reinterpret_cast<const unsigned char*>(b64.data()),
+                      static_cast<int>(b64.size()));
   if (n < 0) return false;
   size_t len = static_cast<size_t>(n);
   for (size_t i = b64.size(); i > 0 && b64[i - 1] == '='; --i) --len;
@@ -185,8 +186,8 @@ bool HttpServer::Admit(evhttp_request* req) {
   }
   if (!AuthRequired(src_.config)) return true;
   std::string user, password;
-  const char* header =
-      evhttp_find_header(evhttp_request_get_input_headers(req), "Authorization");
+  const char* header = evhttp_find_header(evhttp_request_get_input_headers(req),
+                                          "Authorization");
   if (BasicCredentials(header, &user, &password) &&
       Authenticate(src_.config, user, password).has_value()) {
     return true;

@@ -47,8 +47,7 @@ class HttpServer {
   int port() const { return port_; }
 
  private:
-  HttpServer(const StatsSources& src, evhttp* http)
-      : src_(src), http_(http) {}
+  HttpServer(const StatsSources& src, evhttp* http) : src_(src), http_(http) {}
 
   static void OnRequest(evhttp_request* req, void* arg);
   // evhttp's bufferevent factory with http-tls: a TLS server bufferevent.

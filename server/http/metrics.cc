@@ -132,8 +132,8 @@ constexpr FieldMetric kServerMetrics[] = {
      "counter", "RESP connections accepted."},
     {"total_commands_processed", "frontierd_commands_processed_total",
      "counter", "RESP commands processed."},
-    {"rejected_connections", "frontierd_rejected_connections_total",
-     "counter", "Connections refused because maxclients was reached."},
+    {"rejected_connections", "frontierd_rejected_connections_total", "counter",
+     "Connections refused because maxclients was reached."},
     {"protocol_errors", "frontierd_protocol_errors_total", "counter",
      "Clients closed for a RESP protocol error."},
     {"client_query_buffer_limit_disconnections",
@@ -169,7 +169,8 @@ void RenderServer(Exposition& x, const StatsSources& src, int64_t now_ms) {
   x.One("frontierd_start_time_seconds", "gauge",
         "When the server started, in seconds since the Unix epoch.",
         Number(s.start_ms / 1000.0));
-  x.One("frontierd_uptime_seconds", "gauge", "Seconds since the server started.",
+  x.One("frontierd_uptime_seconds", "gauge",
+        "Seconds since the server started.",
         Number((now_ms - s.start_ms) / 1000.0));
   x.One("frontierd_connected_clients", "gauge", "RESP clients connected.",
         Number(s.connected_clients));
@@ -217,8 +218,7 @@ void RenderFrontier(Exposition& x, const StatsSources& src) {
            Number(sites.blocked));
 }
 
-void RenderPersistence(Exposition& x, const StatsSources& src,
-                       int64_t now_ms) {
+void RenderPersistence(Exposition& x, const StatsSources& src, int64_t now_ms) {
   const ServerStats& s = src.stats;
   x.One("frontierd_log_flushes_total", "counter",
         "Transaction log flushes (fsyncs).", Number(s.log_flushes));
@@ -226,8 +226,8 @@ void RenderPersistence(Exposition& x, const StatsSources& src,
         "1 if the last log flush succeeded.", s.last_flush_ok ? "1" : "0");
   x.Family("frontierd_log_flush_duration_seconds", "histogram",
            "How long each transaction log flush (fsync) took.");
-  x.HistogramSamples("frontierd_log_flush_duration_seconds", "",
-                     s.log_flush_ns, 1e-9);
+  x.HistogramSamples("frontierd_log_flush_duration_seconds", "", s.log_flush_ns,
+                     1e-9);
   x.Family("frontierd_log_flush_commits", "histogram",
            "Transactions made durable by one log flush (group commit "
            "batch size).");
@@ -236,7 +236,8 @@ void RenderPersistence(Exposition& x, const StatsSources& src,
   x.One("frontierd_checkpoints_total", "counter", "Checkpoints done.",
         Number(s.checkpoints));
   x.One("frontierd_last_checkpoint_success", "gauge",
-        "1 if the last checkpoint succeeded.", s.last_checkpoint_ok ? "1" : "0");
+        "1 if the last checkpoint succeeded.",
+        s.last_checkpoint_ok ? "1" : "0");
   x.One("frontierd_last_checkpoint_timestamp_seconds", "gauge",
         "When the last checkpoint finished (0: none since start).",
         Number(s.last_checkpoint_ms / 1000.0));

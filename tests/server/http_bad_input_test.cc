@@ -16,16 +16,7 @@ namespace {
 using std::chrono::milliseconds;
 using std::chrono::seconds;
 
-class HttpBadInputTest : public FrontierdTest {
- protected:
-  std::vector<std::string> ServerArgs() const override {
-    std::vector<std::string> args = DefaultTestArgs();
-    if (http_port_ == 0) http_port_ = PickFreePort();
-    args.insert(args.end(), {"--http-port", std::to_string(http_port_)});
-    return args;
-  }
-  mutable int http_port_ = 0;
-};
+using HttpBadInputTest = HttpServerTest;
 
 TEST_F(HttpBadInputTest, UnknownPathIs404AndCloses) {
   HttpResponse r = HttpExchange(
@@ -64,15 +55,15 @@ TEST_F(HttpBadInputTest, HugeHeadersAre431) {
   EXPECT_EQ(HttpGet(http_port_, "/metrics", many).status, 431);
   // Past 64 KiB libevent stops reading: an error and a closed connection,
   // never a buffer that grows with what the client sends.
-  HttpResponse huge = HttpGet(http_port_, "/metrics",
-                              {"X-Big: " + std::string(1 << 20, 'a')});
+  HttpResponse huge =
+      HttpGet(http_port_, "/metrics", {"X-Big: " + std::string(1 << 20, 'a')});
   EXPECT_GE(huge.status, 400) << huge.raw.substr(0, 200);
   EXPECT_TRUE(huge.closed);
   // Just under the limit is fine.
-  EXPECT_EQ(HttpGet(http_port_, "/metrics",
-                    {"X-Ok: " + std::string(6 * 1024, 'c')})
-                .status,
-            200);
+  EXPECT_EQ(
+      HttpGet(http_port_, "/metrics", {"X-Ok: " + std::string(6 * 1024, 'c')})
+          .status,
+      200);
 }
 
 TEST_F(HttpBadInputTest, GarbageIs400AndCloses) {
@@ -85,8 +76,9 @@ TEST_F(HttpBadInputTest, GarbageIs400AndCloses) {
   }
   // A body over the limit.
   HttpResponse body = HttpExchange(
-      http_port_, "POST / HTTP/1.1\r\nHost: x\r\nContent-Length: 100000\r\n\r\n" +
-                      std::string(100000, 'x'));
+      http_port_,
+      "POST / HTTP/1.1\r\nHost: x\r\nContent-Length: 100000\r\n\r\n" +
+          std::string(100000, 'x'));
   EXPECT_GE(body.status, 400);
   EXPECT_TRUE(body.closed);
   EXPECT_EQ(Cmd({"PING"}), StatusReply("PONG"));

@@ -5,10 +5,10 @@
 // test's working directory (build/tests/).
 #include <atomic>
 #include <chrono>
-#include <thread>
 #include <filesystem>
 #include <regex>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "support/frontierd_process.h"
@@ -21,29 +21,28 @@ using std::chrono::seconds;
 
 std::string FindChromium() {
   for (const char* name : {"chromium", "chromium-browser", "google-chrome"}) {
-    ProcessResult r = RunProcess({"/bin/sh", "-c", std::string("command -v ") + name},
-                                 "", seconds(10));
-    if (r.exit_code == 0 && !r.out.empty()) return r.out.substr(0, r.out.find('\n'));
+    ProcessResult r = RunProcess(
+        {"/bin/sh", "-c", std::string("command -v ") + name}, "", seconds(10));
+    if (r.exit_code == 0 && !r.out.empty())
+      return r.out.substr(0, r.out.find('\n'));
   }
   return "";
 }
 
-class HttpDashboardTest : public FrontierdTest {
+class HttpDashboardTest : public HttpServerTest {
  protected:
-  std::vector<std::string> ServerArgs() const override {
-    std::vector<std::string> args = DefaultTestArgs();
-    if (http_port_ == 0) http_port_ = PickFreePort();
-    args.insert(args.end(), {"--http-port", std::to_string(http_port_)});
-    return args;
-  }
-
   // Loads the page for `budget_ms` of the page's (virtual) time and
   // returns the DOM as rendered then; or, with `screenshot`, saves a PNG.
   ProcessResult Load(int budget_ms, const std::string& screenshot = "") {
     std::vector<std::string> argv = {
-        chromium_, "--headless", "--no-sandbox", "--disable-gpu",
-        "--disable-dev-shm-usage", "--no-first-run",
-        "--user-data-dir=" + profile_.path(), "--window-size=1400,1250",
+        chromium_,
+        "--headless",
+        "--no-sandbox",
+        "--disable-gpu",
+        "--disable-dev-shm-usage",
+        "--no-first-run",
+        "--user-data-dir=" + profile_.path(),
+        "--window-size=1400,1250",
         "--virtual-time-budget=" + std::to_string(budget_ms)};
     argv.push_back(screenshot.empty() ? "--dump-dom"
                                       : "--screenshot=" + screenshot);
@@ -60,7 +59,6 @@ class HttpDashboardTest : public FrontierdTest {
     for (int i = from; i < to; ++i) ASSERT_EQ(c->GetReply(), Int(1));
   }
 
-  mutable int http_port_ = 0;
   std::string chromium_;
   TempDir profile_;
 };
@@ -75,8 +73,9 @@ std::string TextOf(const std::string& dom, const std::string& id) {
 // The number of chart lines with at least two points.
 int DrawnLines(const std::string& dom) {
   std::regex re("<path class=\"series s[0-9]\" d=\"M[-0-9. ]+( L[-0-9. ]+)+\"");
-  return static_cast<int>(std::distance(
-      std::sregex_iterator(dom.begin(), dom.end(), re), std::sregex_iterator()));
+  return static_cast<int>(
+      std::distance(std::sregex_iterator(dom.begin(), dom.end(), re),
+                    std::sregex_iterator()));
 }
 
 TEST_F(HttpDashboardTest, ShowsLiveValuesAndChartsInChromium) {
@@ -97,8 +96,7 @@ TEST_F(HttpDashboardTest, ShowsLiveValuesAndChartsInChromium) {
   EXPECT_EQ(TextOf(dom1, "v-sites"), "6");
   EXPECT_EQ(TextOf(dom1, "writes"), "writes ok");
   EXPECT_GE(DrawnLines(dom1), 3) << "no chart was drawn";
-  EXPECT_NE(dom1.find(">site0.example<"), std::string::npos)
-      << "largest sites";
+  EXPECT_NE(dom1.find(">site0.example<"), std::string::npos) << "largest sites";
   EXPECT_NE(dom1.find(">always<"), std::string::npos) << "fsync policy";
 
   // More work, then a second load: the values follow.

@@ -43,16 +43,8 @@ bool HaveProgram(const std::string& name) {
   return r.exit_code == 0;
 }
 
-class HttpTest : public FrontierdTest {
+class HttpTest : public HttpServerTest {
  protected:
-  std::vector<std::string> ServerArgs() const override {
-    std::vector<std::string> args = DefaultTestArgs();
-    if (http_port_ == 0) http_port_ = PickFreePort();
-    args.insert(args.end(), {"--http-port", std::to_string(http_port_)});
-    args.insert(args.end(), extra_.begin(), extra_.end());
-    return args;
-  }
-
   // Adds, pops and confirms a little, so that every counter has moved.
   void Crawl() {
     for (int i = 0; i < 20; ++i) {
@@ -65,16 +57,14 @@ class HttpTest : public FrontierdTest {
     ASSERT_TRUE(popped.IsArray()) << popped;
     ASSERT_EQ(Cmd({"CONFIRM", popped.elements[0].str}), Int(1));
   }
-
-  mutable int http_port_ = 0;
-  std::vector<std::string> extra_;
 };
 
 TEST_F(HttpTest, MetricsPassPromtool) {
   Crawl();
   HttpResponse r = HttpGet(http_port_, "/metrics");
   ASSERT_EQ(r.status, 200) << r.raw;
-  EXPECT_EQ(r.Header("content-type"), "text/plain; version=0.0.4; charset=utf-8");
+  EXPECT_EQ(r.Header("content-type"),
+            "text/plain; version=0.0.4; charset=utf-8");
   for (const char* family :
        {"# TYPE frontierd_command_duration_seconds histogram",
         "# TYPE frontierd_log_flush_duration_seconds histogram",
@@ -100,8 +90,7 @@ TEST_F(HttpTest, MetricsEqualStatsAndInfo) {
   std::map<std::string, double> m =
       ParseMetrics(HttpGet(http_port_, "/metrics").body);
   std::map<std::string, long long> stats = Stats();
-  std::map<std::string, std::string> info =
-      InfoMap(Cmd({"INFO", "all"}).str);
+  std::map<std::string, std::string> info = InfoMap(Cmd({"INFO", "all"}).str);
   // Every STATS counter, under its metric name.
   const std::map<std::string, std::string> names = {
       {"urls", "frontierd_urls"},
@@ -141,8 +130,7 @@ TEST_F(HttpTest, MetricsEqualStatsAndInfo) {
   // Per-command accounting: 21 ADDs, one POP, one CONFIRM, each timed.
   EXPECT_EQ(m["frontierd_command_calls_total{command=\"add\"}"], 21);
   EXPECT_EQ(m["frontierd_command_calls_total{command=\"pop\"}"], 1);
-  EXPECT_EQ(
-      m["frontierd_command_duration_seconds_count{command=\"add\"}"], 21);
+  EXPECT_EQ(m["frontierd_command_duration_seconds_count{command=\"add\"}"], 21);
   EXPECT_EQ(m["frontierd_command_duration_seconds_bucket{command=\"add\","
               "le=\"+Inf\"}"],
             21);
@@ -156,9 +144,9 @@ TEST_F(HttpTest, MetricsEqualStatsAndInfo) {
   EXPECT_GE(m["frontierd_log_flush_commits_sum"], 20);  // 20 new URLs, ...
   EXPECT_EQ(flushes, std::stod(info["log_flushes"]));
   // The cache was used.
-  EXPECT_GT(m["frontierd_db_cache_hits_total"] +
-                m["frontierd_db_cache_misses_total"],
-            0);
+  EXPECT_GT(
+      m["frontierd_db_cache_hits_total"] + m["frontierd_db_cache_misses_total"],
+      0);
 }
 
 TEST_F(HttpTest, ApiStatsIsJsonWithTheSameNumbers) {
@@ -176,12 +164,12 @@ TEST_F(HttpTest, ApiStatsIsJsonWithTheSameNumbers) {
       << "largest sites";
   EXPECT_NE(r.body.find("\"fsync\":\"always\""), std::string::npos);
   if (!HaveProgram("python3")) GTEST_SKIP() << "no python3 to parse the JSON";
-  ProcessResult parsed = RunProcess(
-      {"python3", "-c",
-       "import json,sys; d=json.load(sys.stdin); "
-       "print(d['frontier']['urls'], len(d['clients']), "
-       "d['persistence']['writes_refused'])"},
-      r.body, seconds(30));
+  ProcessResult parsed =
+      RunProcess({"python3", "-c",
+                  "import json,sys; d=json.load(sys.stdin); "
+                  "print(d['frontier']['urls'], len(d['clients']), "
+                  "d['persistence']['writes_refused'])"},
+                 r.body, seconds(30));
   EXPECT_EQ(parsed.exit_code, 0) << parsed.err;
   // The fixture's own RESP connection is listed.
   EXPECT_EQ(parsed.out, std::to_string(stats["urls"]) + " 1 False\n");
@@ -209,13 +197,14 @@ TEST_F(HttpTest, ServesTheDashboardFiles) {
 TEST_F(HttpTest, ConfigGetShowsTheHttpDirectives) {
   EXPECT_EQ(Cmd({"CONFIG", "GET", "http-port"}),
             BulkArray({"http-port", std::to_string(http_port_)}));
-  EXPECT_EQ(Cmd({"CONFIG", "GET", "http-tls"}),
-            BulkArray({"http-tls", "no"}));
+  EXPECT_EQ(Cmd({"CONFIG", "GET", "http-tls"}), BulkArray({"http-tls", "no"}));
 }
 
 // docs/grafana-dashboard.json, found from this file's place in the tree.
 std::string GrafanaDashboard() {
-  return ReadFile((std::filesystem::path(__FILE__).parent_path().parent_path()
+  return ReadFile((std::filesystem::path(__FILE__)
+                       .parent_path()
+                       .parent_path()
                        .parent_path() /
                    "docs" / "grafana-dashboard.json")
                       .string());
@@ -240,8 +229,8 @@ TEST_F(HttpGrafanaTest, TheGrafanaDashboardUsesOnlyExportedMetrics) {
            watch.Elapsed() < seconds(10));
   std::regex name_re("frontierd_[a-z_]+");
   int names = 0;
-  for (auto it = std::sregex_iterator(dashboard.begin(), dashboard.end(),
-                                      name_re);
+  for (auto it =
+           std::sregex_iterator(dashboard.begin(), dashboard.end(), name_re);
        it != std::sregex_iterator(); ++it) {
     std::string name = it->str();
     for (const char* suffix : {"_bucket", "_sum", "_count"}) {
@@ -264,8 +253,8 @@ TEST_F(HttpGrafanaTest, TheGrafanaDashboardUsesOnlyExportedMetrics) {
   std::regex expr_re("\"expr\": \"((?:[^\"\\\\]|\\\\.)*)\"");
   std::string rules = "groups:\n- name: grafana\n  rules:\n";
   int exprs = 0;
-  for (auto it = std::sregex_iterator(dashboard.begin(), dashboard.end(),
-                                      expr_re);
+  for (auto it =
+           std::sregex_iterator(dashboard.begin(), dashboard.end(), expr_re);
        it != std::sregex_iterator(); ++it) {
     std::string expr = (*it)[1].str();
     expr = std::regex_replace(expr, std::regex("\\\\\""), "\"");
@@ -276,8 +265,8 @@ TEST_F(HttpGrafanaTest, TheGrafanaDashboardUsesOnlyExportedMetrics) {
       if (c == '\'') quoted += '\'';
       quoted += c;
     }
-    rules += "  - record: grafana:q" + std::to_string(exprs++) + "\n    expr: '" +
-             quoted + "'\n";
+    rules += "  - record: grafana:q" + std::to_string(exprs++) +
+             "\n    expr: '" + quoted + "'\n";
   }
   EXPECT_GT(exprs, 15);
   TempDir dir;
@@ -306,9 +295,9 @@ TEST_F(HttpAuthTest, EveryPathNeedsTheRequirepassPassword) {
         << path;
     EXPECT_EQ(HttpGet(http_port_, path, {"Authorization: Basic !!!!"}).status,
               401);
-    EXPECT_EQ(
-        HttpGet(http_port_, path, {BasicAuthHeader("default", "s3cret")}).status,
-        200)
+    EXPECT_EQ(HttpGet(http_port_, path, {BasicAuthHeader("default", "s3cret")})
+                  .status,
+              200)
         << path;
     EXPECT_EQ(HttpGet(http_port_, path, {BasicAuthHeader("", "s3cret")}).status,
               200)
@@ -328,21 +317,21 @@ TEST_F(HttpsTest, HttpTlsServesHttpsWithTheTlsCertificate) {
   TempDir pki;
   const std::string cert = pki.path() + "/server.crt";
   const std::string key = pki.path() + "/server.key";
-  ProcessResult made = RunProcess(
-      {"openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout",
-       key, "-out", cert, "-days", "2", "-subj", "/CN=localhost", "-addext",
-       "subjectAltName=IP:127.0.0.1"},
-      "", seconds(60));
+  ProcessResult made =
+      RunProcess({"openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes",
+                  "-keyout", key, "-out", cert, "-days", "2", "-subj",
+                  "/CN=localhost", "-addext", "subjectAltName=IP:127.0.0.1"},
+                 "", seconds(60));
   ASSERT_EQ(made.exit_code, 0) << made.err;
-  extra_ = {"--http-tls", "yes", "--tls-cert-file", cert, "--tls-key-file",
-            key};
+  extra_ = {"--http-tls",     "yes", "--tls-cert-file", cert,
+            "--tls-key-file", key};
   server_ = std::make_unique<FrontierdProcess>(ServerArgs());
   ASSERT_TRUE(server_->Start());
   const std::string url =
       "https://127.0.0.1:" + std::to_string(http_port_) + "/metrics";
-  ProcessResult ok = RunProcess(
-      {"curl", "-sS", "--max-time", "10", "--cacert", cert, url}, "",
-      seconds(30));
+  ProcessResult ok =
+      RunProcess({"curl", "-sS", "--max-time", "10", "--cacert", cert, url}, "",
+                 seconds(30));
   EXPECT_EQ(ok.exit_code, 0) << ok.err;
   EXPECT_NE(ok.out.find("frontierd_urls "), std::string::npos);
   // Plain HTTP on that port gets no page.

@@ -8,6 +8,8 @@
 #include <string>
 #include <vector>
 
+#include "support/frontierd_process.h"
+
 namespace frontier::itest {
 
 struct HttpResponse {
@@ -39,5 +41,21 @@ HttpResponse ParseHttpResponse(const std::string& raw);
 // "Authorization: Basic <base64(user:password)>".
 std::string BasicAuthHeader(const std::string& user,
                             const std::string& password);
+
+// FrontierdTest with an HTTP port: ServerArgs() is DefaultTestArgs(),
+// --http-port (a free port, picked once per test) and extra_.
+class HttpServerTest : public FrontierdTest {
+ protected:
+  std::vector<std::string> ServerArgs() const override {
+    std::vector<std::string> args = DefaultTestArgs();
+    if (http_port_ == 0) http_port_ = PickFreePort();
+    args.insert(args.end(), {"--http-port", std::to_string(http_port_)});
+    args.insert(args.end(), extra_.begin(), extra_.end());
+    return args;
+  }
+
+  mutable int http_port_ = 0;
+  std::vector<std::string> extra_;  // more directives, set before SetUp
+};
 
 }  // namespace frontier::itest
