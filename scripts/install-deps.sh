@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Installs every Debian package frontierd needs to build and run; with
-# --test, also what the test suite drives (a browser, promtool, protego,
+# --test, also what the test suite drives (a browser, promtool, curl, protego,
 # podman, Node.js). Idempotent; uses sudo when not run as root.
 #
 #   bash scripts/install-deps.sh [--test]
@@ -20,7 +20,7 @@ if [ "${1:-}" != "--test" ]; then exit 0; fi
 $SUDO apt-get install -y -qq --no-install-recommends \
   clang libclang-rt-14-dev \
   python3 python3-protego python3-redis \
-  prometheus chromium \
+  prometheus chromium curl \
   podman buildah debootstrap \
   >/dev/null
 # Node.js runs the URL reference (whatwg-url) and the ioredis example; the

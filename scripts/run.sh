@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
 # Installs every dependency (Debian packages, via apt-get), builds frontierd
 # (Release) in build/ and starts it in the foreground. With no arguments it
-# runs on its embedded defaults: data in ./data, port 7379, 127.0.0.1 only.
-# Arguments go to frontierd unchanged:
+# runs on its embedded defaults: data in ./data, port 7379, 127.0.0.1 only,
+# plus the HTTP port at 7380 (the dashboard at http://127.0.0.1:7380/,
+# Prometheus metrics at /metrics). Arguments go to frontierd after that
+# (a config file first), so they override it:
 #
 #   bash scripts/run.sh
 #   bash scripts/run.sh conf/frontierd.conf --port 7380 --loglevel verbose
@@ -21,4 +23,9 @@ cmake -S . -B build \
   -DFRONTIERD_BUILD_TESTS=OFF
 cmake --build build -j "$(nproc)" --target frontierd
 
-exec ./build/frontierd "$@"
+# --http-port 7380 goes after the config file, if one is given first, and
+# before the other arguments, so that either may set another value.
+if [[ $# -gt 0 && "$1" != --* ]]; then
+  exec ./build/frontierd "$1" --http-port 7380 "${@:2}"
+fi
+exec ./build/frontierd --http-port 7380 "$@"

@@ -325,6 +325,10 @@ const std::vector<Directive>& Table() {
                               {"no", TlsAuthClients::kNo},
                               {"optional", TlsAuthClients::kOptional}}),
       TlsProtocols("tls-protocols", "TLSv1.2 TLSv1.3", &Config::tls_protocols),
+      // HTTP: /metrics, /api/stats and the dashboard (docs/operations.md).
+      Integer("http-port", "0", &Config::http_port, 0, 65535),
+      Choice<bool>("http-tls", "no", &Config::http_tls,
+                   {{"yes", true}, {"no", false}}),
       Flagged(kDirRuntime,
               Integer("timeout", "0", &Config::timeout_s, 0, kMaxInt)),
       // Linux refuses TCP_KEEPIDLE above 32767 seconds. A new value applies

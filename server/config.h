@@ -80,6 +80,9 @@ struct Config {
   std::string tls_ca_cert_file;
   TlsAuthClients tls_auth_clients = TlsAuthClients::kYes;
   uint32_t tls_protocols = 0;  // TlsProtocol bits, never 0
+  // HTTP (/metrics, the dashboard; docs/operations.md): 0 = off.
+  int http_port = 0;
+  bool http_tls = false;  // HTTPS with the tls-* certificate
   LogLevel loglevel = LogLevel::kNotice;
   std::string logfile;  // "" = stderr
   // Security (docs/security.md). The default user's password, kept as

@@ -4,6 +4,7 @@
 #include <unistd.h>
 
 #include <cerrno>
+#include <chrono>
 
 namespace frontier {
 
@@ -49,10 +50,14 @@ void LogSyncer::ThreadMain() {
     if (stopping_) return;
     const uint64_t target = requested_;
     lock.unlock();
+    const auto started = std::chrono::steady_clock::now();
     Status s = frontier_.SyncLog(target);
+    const int64_t ns = std::chrono::duration_cast<std::chrono::nanoseconds>(
+                           std::chrono::steady_clock::now() - started)
+                           .count();
     lock.lock();
     synced_ = target;
-    results_.emplace_back(target, std::move(s));
+    results_.push_back(Result{target, std::move(s), ns});
     if (wake_fd_ >= 0) {
       const uint64_t one = 1;
       // Cannot fail short of a counter overflow: the loop drains it.
@@ -68,12 +73,12 @@ void LogSyncer::OnWake(evutil_socket_t fd, short, void* arg) {
 }
 
 void LogSyncer::Report() {
-  std::vector<std::pair<uint64_t, Status>> results;
+  std::vector<Result> results;
   {
     std::lock_guard<std::mutex> lock(mu_);
     results.swap(results_);
   }
-  for (const auto& [seq, status] : results) done_(seq, status);
+  for (const Result& r : results) done_(r.seq, r.status, r.sync_ns);
 }
 
 }  // namespace frontier

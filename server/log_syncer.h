@@ -7,8 +7,8 @@
 // Frontier::SyncLog for the newest number asked for, one sync at a time,
 // so requests made during a sync share the next one. Each finished sync is
 // reported back on the loop thread, through an eventfd watched by the
-// loop, by calling `done(seq, status)`: every commit up to `seq` is durable
-// if status is OK.
+// loop, by calling `done(seq, status, sync_ns)`: every commit up to `seq` is
+// durable if status is OK; the sync took `sync_ns` nanoseconds.
 #pragma once
 
 #include <condition_variable>
@@ -26,7 +26,8 @@ namespace frontier {
 
 class LogSyncer {
  public:
-  using Done = std::function<void(uint64_t seq, const Status& status)>;
+  using Done =
+      std::function<void(uint64_t seq, const Status& status, int64_t sync_ns)>;
 
   // `base` and `frontier` must outlive the syncer; `done` runs on the
   // loop thread. The thread starts at once.
@@ -59,7 +60,12 @@ class LogSyncer {
   uint64_t requested_ = 0;  // newest seq asked for (guarded by mu_)
   uint64_t synced_ = 0;     // newest seq the thread has synced or tried
   bool stopping_ = false;
-  std::vector<std::pair<uint64_t, Status>> results_;  // not yet reported
+  struct Result {
+    uint64_t seq;
+    Status status;
+    int64_t sync_ns;
+  };
+  std::vector<Result> results_;  // not yet reported
   std::thread thread_;
 };
 

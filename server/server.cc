@@ -57,7 +57,9 @@ Server::Server(Config& config, Frontier& frontier, ServerStats& stats)
                                                [this] { RunWriteRetry(); });
   syncer_ = std::make_unique<LogSyncer>(
       base, frontier_,
-      [this](uint64_t seq, const Status& status) { OnSynced(seq, status); });
+      [this](uint64_t seq, const Status& status, int64_t sync_ns) {
+        OnSynced(seq, status, sync_ns);
+      });
   for (int sig : {SIGTERM, SIGINT}) {
     EventPtr ev(evsignal_new(base, sig, &Server::OnSignal, this));
     event_add(ev.get(), nullptr);
@@ -99,6 +101,16 @@ Status Server::Listen() {
     }
     tls_port_ = *bound;
   }
+  if (config_.http_port != 0) {
+    const ServerControl& control = *this;
+    auto http = HttpServer::Start(
+        base_.get(), StatsSources{config_, frontier_, stats_, control, pubsub_});
+    if (!http.ok()) {
+      listeners_.clear();
+      return http.status();
+    }
+    http_ = std::move(http).value();
+  }
   stats_.tcp_port = port_;
   return Status::OK();
 }
@@ -135,8 +147,7 @@ bool Server::Run() {
   if (!held_.empty()) {
     std::vector<uint64_t> held;
     held.swap(held_);
-    Status s = frontier_.FlushLog();
-    ++stats_.log_flushes;
+    Status s = TimedFlush();
     if (s.ok()) {
       for (uint64_t id : held) {
         if (Connection* conn = Find(id)) ReleaseHeld(*conn);
@@ -280,9 +291,12 @@ void Server::Execute(Connection& conn) {
   const auto started = std::chrono::steady_clock::now();
   const CommandSpec* spec = RunCommand(ctx);
   if (spec != nullptr) {  // it ran: the slow log may keep it
-    const int64_t us = std::chrono::duration_cast<std::chrono::microseconds>(
+    const int64_t ns = std::chrono::duration_cast<std::chrono::nanoseconds>(
                            std::chrono::steady_clock::now() - started)
                            .count();
+    stats_.commands.Record(static_cast<size_t>(spec - Commands().data()),
+                           static_cast<uint64_t>(ns));
+    const int64_t us = ns / 1000;
     slowlog_.Record(conn.args(), us, ctx.now_ms / 1000, conn.info().address,
                     conn.info().name, config_.slowlog_log_slower_than_us,
                     config_.slowlog_max_len);
@@ -411,9 +425,8 @@ void Server::HoldForSync() {
   with_output_.clear();
 }
 
-void Server::OnSynced(uint64_t seq, const Status& status) {
-  ++stats_.log_flushes;
-  stats_.last_flush_ok = status.ok();
+void Server::OnSynced(uint64_t seq, const Status& status, int64_t sync_ns) {
+  CountFlush(seq, status, sync_ns);
   std::vector<uint64_t> covered;
   std::vector<uint64_t> waiting;
   for (uint64_t id : held_) {
@@ -453,10 +466,29 @@ void Server::ReleaseHeld(Connection& conn) {
   }
 }
 
-bool Server::FlushPass() {
+Status Server::TimedFlush() {
+  const uint64_t seq = frontier_.commit_seq();
+  const auto started = std::chrono::steady_clock::now();
   Status s = frontier_.FlushLog();
+  CountFlush(seq, s,
+             std::chrono::duration_cast<std::chrono::nanoseconds>(
+                 std::chrono::steady_clock::now() - started)
+                 .count());
+  return s;
+}
+
+void Server::CountFlush(uint64_t seq, const Status& status, int64_t ns) {
   ++stats_.log_flushes;
-  stats_.last_flush_ok = s.ok();
+  stats_.last_flush_ok = status.ok();
+  stats_.log_flush_ns.Observe(static_cast<uint64_t>(std::max<int64_t>(ns, 0)));
+  if (status.ok() && seq > stats_.last_flushed_seq) {
+    stats_.commits_per_flush.Observe(seq - stats_.last_flushed_seq);
+    stats_.last_flushed_seq = seq;
+  }
+}
+
+bool Server::FlushPass() {
+  Status s = TimedFlush();
   if (s.ok()) return true;
   DropUnsynced(with_output_, s);
   with_output_.clear();
@@ -561,8 +593,10 @@ void Server::RunTick() {
 
 void Server::RunCheckpoint() {
   if (WritesRefused()) return;  // the write retry checkpoints
+  const int64_t started = NowMs();
   Status s = frontier_.Checkpoint();
   stats_.last_checkpoint_ok = s.ok();
+  stats_.last_checkpoint_duration_ms = NowMs() - started;
   if (!s.ok()) {
     Log(LogLevel::kWarning, "Checkpoint failed: %s", s.ToString().c_str());
     return;
@@ -574,9 +608,7 @@ void Server::RunCheckpoint() {
 
 void Server::RunEverySecFlush() {
   if (!frontier_.HasUnflushedCommits() || WritesRefused()) return;
-  Status s = frontier_.FlushLog();
-  ++stats_.log_flushes;
-  stats_.last_flush_ok = s.ok();
+  Status s = TimedFlush();
   if (!s.ok()) {
     Log(LogLevel::kWarning, "Log flush failed: %s", s.ToString().c_str());
   }
@@ -690,6 +722,7 @@ void Server::BeginShutdown(bool nosave, const char* why) {
   stopping_ = true;
   nosave_ = nosave;
   listeners_.clear();  // stop accepting at once
+  http_.reset();
 }
 
 void Server::DrainOutputs() {

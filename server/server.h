@@ -25,6 +25,7 @@
 #include "server/config.h"
 #include "server/connection.h"
 #include "server/connection_type.h"
+#include "server/http/http_server.h"
 #include "server/libevent_ptr.h"
 #include "server/log_syncer.h"
 #include "server/pubsub.h"
@@ -46,9 +47,9 @@ class Server : private ConnectionEvents,
   Server(const Server&) = delete;
   Server& operator=(const Server&) = delete;
 
-  // Binds every `bind` address on `port` for plain TCP (unless it is 0)
-  // and on `tls-port` for TLS (unless it is 0), building the TLS context
-  // first. IOError (naming the address) if one cannot be bound;
+  // Binds every `bind` address on `port` for plain TCP (unless it is 0),
+  // on `tls-port` for TLS (unless it is 0), building the TLS context
+  // first, and on `http-port` for HTTP (unless it is 0; HttpServer). IOError (naming the address) if one cannot be bound;
   // InvalidArgument for an address that is not one, when both ports are 0
   // or equal, or when the TLS set-up fails (the message names the
   // directive and file, see TlsContext::Create).
@@ -110,13 +111,18 @@ class Server : private ConnectionEvents,
   void HoldForSync();
   // The LogSyncer finished syncing up to `seq`: release the held replies
   // it covers, or, if it failed, close their clients without them.
-  void OnSynced(uint64_t seq, const Status& status);
+  void OnSynced(uint64_t seq, const Status& status, int64_t sync_ns);
   // Releases `conn`'s held replies and resumes its buffered input.
   void ReleaseHeld(Connection& conn);
   // fsync always without the syncer (and at shutdown): one FlushLog() for
   // the pass. False if it failed (the pass's replies have then been
   // dropped and their clients closed).
   bool FlushPass();
+  // FlushLog(), counted and timed (CountFlush).
+  Status TimedFlush();
+  // Counts a log flush of the commits up to `seq` that took `ns` for
+  // INFO and /metrics (log_flushes, the latency and batch histograms).
+  void CountFlush(uint64_t seq, const Status& status, int64_t ns);
   // Closes the clients in `ids` without their replies: their commands
   // committed but are not known to be durable (`why` failed).
   void DropUnsynced(const std::vector<uint64_t>& ids, const Status& why);
@@ -186,6 +192,7 @@ class Server : private ConnectionEvents,
   std::vector<EventPtr> signals_;
   int port_ = 0;
   int tls_port_ = 0;
+  std::unique_ptr<HttpServer> http_;  // with an http-port; after base_
 
   std::unordered_map<uint64_t, std::unique_ptr<Connection>> connections_;
   uint64_t next_client_id_ = 0;

@@ -111,6 +111,7 @@ void Server::ResetStats() {
   stats_.passes = 0;
   stats_.client_query_buffer_limit_disconnections = 0;
   stats_.client_output_buffer_limit_disconnections = 0;
+  stats_.commands.Reset();
 }
 
 }  // namespace frontier

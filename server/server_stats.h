@@ -1,8 +1,13 @@
-// Counters the event loop keeps for INFO. The loop owns one ServerStats and
-// lends it read-only to command handlers.
+// Counters the event loop keeps for INFO, /metrics and /api/stats (which
+// read them through the same functions, server/stats_report.h). The loop
+// owns one ServerStats and lends it read-only to command handlers and to
+// the HTTP side.
 #pragma once
 
 #include <cstdint>
+
+#include "server/command_stats.h"
+#include "server/histogram.h"
 
 namespace frontier {
 
@@ -33,6 +38,15 @@ struct ServerStats {
   uint64_t checkpoints = 0;
   int64_t last_checkpoint_ms = 0;  // 0 = none yet
   bool last_checkpoint_ok = true;
+  int64_t last_checkpoint_duration_ms = 0;
+  // Every log flush (fsync) the server made: how long it took, and how
+  // many commits it made durable (the group-commit batch).
+  Histogram log_flush_ns{kLatencyBoundsNs};
+  Histogram commits_per_flush{kCountBounds};
+  uint64_t last_flushed_seq = 0;  // commit_seq() the last flush covered
+
+  // # Commandstats
+  CommandStats commands;
 };
 
 }  // namespace frontier

@@ -78,6 +78,23 @@ struct FrontierStats {
            failed = 0, expired = 0, recrawled = 0;
 };
 
+// Tracked sites (those with queued URLs) by scheduler state; see
+// site_scheduler.h for what each state means.
+struct SiteStateCounts {
+  uint64_t ready = 0, waiting = 0, blocked = 0;
+};
+
+// One site's size, for the dashboard's largest sites.
+struct SiteSize {
+  std::string name;
+  uint64_t urls = 0, queued = 0, leased = 0;
+};
+
+// Berkeley DB memory pool (cache) lookups since the environment opened.
+struct CacheCounters {
+  uint64_t hits = 0, misses = 0;
+};
+
 // What Tick() did, for logging and for waking blocked poppers.
 struct TickResult {
   uint64_t expired = 0;    // leases that ran out
@@ -148,6 +165,18 @@ class Frontier {
   virtual FrontierStats Stats() const = 0;
   // Approximate bytes of data files on disk (for INFO).
   virtual uint64_t DataBytes() const = 0;
+
+  // --- Monitoring (frontier_stats.cc); cheap, for /metrics and INFO ---
+  //
+  // Tracked sites by state, from the in-memory scheduler: O(1).
+  virtual SiteStateCounts SiteStates() const = 0;
+  // Up to `n` of the largest sites by queued URLs among those in the
+  // in-memory site cache (the sites the crawl touched lately, at most 64K
+  // of them): bounded work, no disk read. Largest first.
+  virtual std::vector<SiteSize> LargestSites(size_t n) const = 0;
+  // The cache's hits and misses (DbEnv::memp_stat); IOError if Berkeley DB
+  // cannot report them.
+  virtual StatusOr<CacheCounters> CacheStats() const = 0;
 
   // The settings in use.
   virtual const FrontierOptions& options() const = 0;

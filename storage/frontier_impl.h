@@ -82,6 +82,9 @@ class FrontierImpl final : public Frontier {
   std::optional<int64_t> NextWakeMs() const override;
   FrontierStats Stats() const override;
   uint64_t DataBytes() const override;
+  SiteStateCounts SiteStates() const override;             // frontier_stats.cc
+  std::vector<SiteSize> LargestSites(size_t n) const override;  // same
+  StatusOr<CacheCounters> CacheStats() const override;          // same
   const FrontierOptions& options() const override { return opts_; }
   Status UpdateOptions(const FrontierOptions& options,
                        int64_t now_ms) override;  // frontier_config.cc

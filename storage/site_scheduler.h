@@ -51,6 +51,7 @@ class SiteScheduler {
 
   size_t ready_count() const { return ready_.size(); }
   size_t tracked_count() const { return entries_.size(); }
+  size_t waiting_count() const { return waiting_.size(); }
 
  private:
   enum class Where { kReady, kWaiting, kBlocked };

@@ -3,6 +3,7 @@
 #include <unistd.h>
 
 #include <chrono>
+#include <cstdio>
 #include <string>
 
 #include "server/args.h"
@@ -10,6 +11,7 @@
 #include "server/commands/commands.h"
 #include "server/errors.h"
 #include "server/reply.h"
+#include "server/stats_report.h"
 #include "server/version.h"
 
 namespace frontier::commands {
@@ -119,6 +121,8 @@ void PersistenceSection(const CommandContext& ctx, std::string& out) {
   Line(out, "last_checkpoint_time",
        static_cast<uint64_t>(s.last_checkpoint_ms / 1000));
   Line(out, "last_checkpoint_status", s.last_checkpoint_ok ? "ok" : "err");
+  Line(out, "last_checkpoint_duration_ms",
+       static_cast<uint64_t>(s.last_checkpoint_duration_ms));
   Line(out, "checkpoint_interval",
        FormatSeconds(ctx.config.checkpoint_interval_ms));
   Line(out, "recovery_time_ms", static_cast<uint64_t>(s.recovery_ms));
@@ -129,20 +133,41 @@ void PersistenceSection(const CommandContext& ctx, std::string& out) {
 }
 
 void StatsSection(const CommandContext& ctx, std::string& out) {
-  const ServerStats& s = ctx.stats;
   out += "# Stats\r\n";
-  Line(out, "total_connections_received", s.total_connections_received);
-  Line(out, "total_commands_processed", s.total_commands_processed);
-  Line(out, "rejected_connections", s.rejected_connections);
-  Line(out, "protocol_errors", s.protocol_errors);
-  Line(out, "client_query_buffer_limit_disconnections",
-       s.client_query_buffer_limit_disconnections);
-  Line(out, "client_output_buffer_limit_disconnections",
-       s.client_output_buffer_limit_disconnections);
+  for (const auto& [name, value] : ServerCounters(ctx.stats)) {
+    Line(out, name, value);
+  }
   Line(out, "pubsub_channels", ctx.pubsub.NumChannels());
   Line(out, "pubsub_patterns", ctx.pubsub.NumPatterns());
-  Line(out, "bpop_timeouts", s.bpop_timeouts);
-  Line(out, "event_loop_passes", s.passes);
+}
+
+void MemorySection(const CommandContext& ctx, std::string& out) {
+  out += "# Memory\r\n";
+  Line(out, "used_memory_rss", ProcessRssBytes());
+  Line(out, "cache_size", ctx.config.cache_bytes);
+  auto cache = ctx.frontier.CacheStats();
+  if (cache.ok()) {
+    Line(out, "cache_hits", cache->hits);
+    Line(out, "cache_misses", cache->misses);
+  }
+}
+
+// Redis's "cmdstat_<name>:calls=N,usec=N,usec_per_call=N.NN", from the
+// same per-command accounting as /metrics.
+void CommandStatsSection(const CommandContext& ctx, std::string& out) {
+  out += "# Commandstats\r\n";
+  std::span<const CommandSpec> all = Commands();
+  for (size_t i = 0; i < all.size(); ++i) {
+    const CommandStat* stat = ctx.stats.commands.Find(i);
+    if (stat == nullptr) continue;
+    const uint64_t usec = stat->latency_ns.sum() / 1000;
+    char value[96];
+    std::snprintf(value, sizeof(value), "calls=%llu,usec=%llu,usec_per_call=%.2f",
+                  static_cast<unsigned long long>(stat->calls),
+                  static_cast<unsigned long long>(usec),
+                  static_cast<double>(usec) / stat->calls);
+    Line(out, "cmdstat_" + std::string(all[i].name), value);
+  }
 }
 
 void FrontierSection(const CommandContext& ctx, std::string& out) {
@@ -150,6 +175,9 @@ void FrontierSection(const CommandContext& ctx, std::string& out) {
   for (const auto& [name, value] : FrontierStatsFields(ctx.frontier.Stats())) {
     Line(out, name, value);
   }
+  const SiteStateCounts sites = ctx.frontier.SiteStates();
+  Line(out, "waiting_sites", sites.waiting);
+  Line(out, "blocked_sites", sites.blocked);
   Line(out, "data_bytes", ctx.frontier.DataBytes());
 }
 
@@ -157,7 +185,8 @@ using SectionFn = void (*)(const CommandContext&, std::string&);
 constexpr std::pair<std::string_view, SectionFn> kSections[] = {
     {"server", ServerSection},           {"clients", ClientsSection},
     {"persistence", PersistenceSection}, {"stats", StatsSection},
-    {"frontier", FrontierSection},
+    {"frontier", FrontierSection},       {"memory", MemorySection},
+    {"commandstats", CommandStatsSection},
 };
 
 }  // namespace

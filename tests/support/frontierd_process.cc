@@ -686,8 +686,11 @@ FrontierdProcess::~FrontierdProcess() {
   }
   std::vector<std::string> cmd = {FrontierdBinary()};
   if (!config_file_.empty()) cmd.push_back(config_file_);
+  // No HTTP listener unless a test asks for one: the shipped config file
+  // turns it on at a fixed port, which parallel tests would fight over.
   cmd.insert(cmd.end(), {"--port", std::to_string(port_), "--bind", "127.0.0.1",
-                         "--dir", data_dir(), "--logfile", log_path()});
+                         "--dir", data_dir(), "--logfile", log_path(),
+                         "--http-port", "0"});
   cmd.insert(cmd.end(), args.begin(), args.end());
   std::vector<char*> argv = ExecArgv(cmd);
   std::string out_path = tmp_.path() + "/stdout.log";

@@ -220,7 +220,8 @@ std::string SanitizerReport(const std::string& logs);
 class FrontierdProcess {
  public:
   // `args` are extra "--directive value" pairs; the process adds --port,
-  // --bind 127.0.0.1, --dir <tmp>/data and --logfile <tmp>/frontierd.log.
+  // --bind 127.0.0.1, --dir <tmp>/data, --logfile <tmp>/frontierd.log and
+  // --http-port 0 (which `args` may override).
   explicit FrontierdProcess(std::vector<std::string> args = {});
   // Kills the process if it still runs and removes the directory.
   ~FrontierdProcess();

@@ -1,0 +1,303 @@
+#include "server/http/metrics.h"
+
+#include <cinttypes>
+#include <cstdio>
+#include <span>
+#include <string_view>
+
+#include "server/command_table.h"
+#include "server/commands/commands.h"
+#include "server/histogram.h"
+#include "server/stats_report.h"
+#include "server/version.h"
+
+namespace frontier {
+namespace {
+
+// A number as Prometheus reads it: integers exactly, fractions without
+// trailing zeros ("0.000005", not "5e-06", so le labels read naturally).
+std::string Number(double v) {
+  char buf[64];
+  std::snprintf(buf, sizeof(buf), "%.15g", v);
+  if (std::string_view(buf).find('e') == std::string_view::npos) return buf;
+  std::snprintf(buf, sizeof(buf), "%.9f", v);
+  std::string s(buf);
+  s.erase(s.find_last_not_of('0') + 1);
+  if (!s.empty() && s.back() == '.') s.pop_back();
+  return s;
+}
+std::string Number(uint64_t v) { return std::to_string(v); }
+
+// Appends metric families: a HELP and a TYPE line, then samples.
+class Exposition {
+ public:
+  explicit Exposition(std::string* out) : out_(*out) {}
+
+  void Family(std::string_view name, std::string_view type,
+              std::string_view help) {
+    out_ += "# HELP ";
+    out_ += name;
+    out_ += ' ';
+    out_ += help;
+    out_ += "\n# TYPE ";
+    out_ += name;
+    out_ += ' ';
+    out_ += type;
+    out_ += '\n';
+  }
+  // `labels` is "" or `key="value",...` (values already safe).
+  void Sample(std::string_view name, std::string_view labels,
+              const std::string& value) {
+    out_ += name;
+    if (!labels.empty()) {
+      out_ += '{';
+      out_ += labels;
+      out_ += '}';
+    }
+    out_ += ' ';
+    out_ += value;
+    out_ += '\n';
+  }
+  void One(std::string_view name, std::string_view type, std::string_view help,
+           const std::string& value) {
+    Family(name, type, help);
+    Sample(name, "", value);
+  }
+  // The _bucket/_sum/_count series of `h`; `scale` turns its integer
+  // observations into the metric's unit (1e-9 for nanoseconds).
+  void HistogramSamples(std::string_view name, std::string_view labels,
+                        const Histogram& h, double scale) {
+    const std::string bucket = std::string(name) + "_bucket";
+    const std::string prefix =
+        labels.empty() ? std::string() : std::string(labels) + ",";
+    uint64_t cumulative = 0;
+    std::span<const uint64_t> bounds = h.bounds();
+    for (size_t i = 0; i < bounds.size(); ++i) {
+      cumulative += h.bucket(i);
+      Sample(bucket, prefix + "le=\"" + Number(bounds[i] * scale) + "\"",
+             Number(cumulative));
+    }
+    cumulative += h.bucket(bounds.size());
+    Sample(bucket, prefix + "le=\"+Inf\"", Number(cumulative));
+    Sample(std::string(name) + "_sum", labels,
+           Number(static_cast<double>(h.sum()) * scale));
+    Sample(std::string(name) + "_count", labels, Number(h.count()));
+  }
+
+ private:
+  std::string& out_;
+};
+
+// STATS fields as metrics. Fields that are one state of several share a
+// family with a label, so that sum() over it means something.
+struct FieldMetric {
+  std::string_view field;  // FrontierStatsFields / ServerCounters name
+  std::string_view metric;
+  std::string_view type;
+  std::string_view help;
+  std::string_view label = {};  // `state="queued"`, for a labelled family
+};
+
+constexpr FieldMetric kFrontierMetrics[] = {
+    {"urls", "frontierd_urls", "gauge", "URLs known to the frontier."},
+    {"queued", "frontierd_urls_by_state", "gauge",
+     "URLs by state (queued, leased, done, scheduled, dead).",
+     "state=\"queued\""},
+    {"leased", "frontierd_urls_by_state", "", "", "state=\"leased\""},
+    {"done", "frontierd_urls_by_state", "", "", "state=\"done\""},
+    {"scheduled", "frontierd_urls_by_state", "", "", "state=\"scheduled\""},
+    {"dead", "frontierd_urls_by_state", "", "", "state=\"dead\""},
+    {"sites", "frontierd_sites", "gauge", "Sites known to the frontier."},
+    // ready_sites is rendered with the other site states below.
+    {"added", "frontierd_urls_added_total", "counter",
+     "URLs added (new to the frontier)."},
+    {"duplicates", "frontierd_urls_duplicate_total", "counter",
+     "URLs added that were known already."},
+    {"refused", "frontierd_urls_refused_total", "counter",
+     "URLs refused (depth, per-site limit, invalid)."},
+    {"popped", "frontierd_urls_popped_total", "counter",
+     "URLs handed out by POP and BPOP."},
+    {"confirmed", "frontierd_urls_confirmed_total", "counter",
+     "URLs confirmed as fetched."},
+    {"failed", "frontierd_urls_failed_total", "counter",
+     "URL fetches reported as failed."},
+    {"expired", "frontierd_leases_expired_total", "counter",
+     "Leases that ran out before a CONFIRM or FAIL."},
+    {"recrawled", "frontierd_urls_recrawled_total", "counter",
+     "URLs queued again for a recrawl."},
+};
+
+constexpr FieldMetric kServerMetrics[] = {
+    {"total_connections_received", "frontierd_connections_received_total",
+     "counter", "RESP connections accepted."},
+    {"total_commands_processed", "frontierd_commands_processed_total",
+     "counter", "RESP commands processed."},
+    {"rejected_connections", "frontierd_rejected_connections_total", "counter",
+     "Connections refused because maxclients was reached."},
+    {"protocol_errors", "frontierd_protocol_errors_total", "counter",
+     "Clients closed for a RESP protocol error."},
+    {"client_query_buffer_limit_disconnections",
+     "frontierd_client_query_buffer_limit_disconnections_total", "counter",
+     "Clients closed by client-query-buffer-limit."},
+    {"client_output_buffer_limit_disconnections",
+     "frontierd_client_output_buffer_limit_disconnections_total", "counter",
+     "Clients closed by client-output-buffer-limit."},
+    {"bpop_timeouts", "frontierd_bpop_timeouts_total", "counter",
+     "BPOP calls that timed out without a URL."},
+    {"event_loop_passes", "frontierd_event_loop_passes_total", "counter",
+     "Event loop passes (group commit opportunities)."},
+};
+
+template <typename Fields>
+void RenderFields(Exposition& x, std::span<const FieldMetric> metrics,
+                  const Fields& fields) {
+  for (const FieldMetric& m : metrics) {
+    for (const auto& [name, value] : fields) {
+      if (name != m.field) continue;
+      if (!m.type.empty()) x.Family(m.metric, m.type, m.help);
+      x.Sample(m.metric, m.label, Number(value));
+    }
+  }
+}
+
+void RenderServer(Exposition& x, const StatsSources& src, int64_t now_ms) {
+  const ServerStats& s = src.stats;
+  x.Family("frontierd_build_info", "gauge",
+           "Always 1; the version is in the label.");
+  x.Sample("frontierd_build_info",
+           std::string("version=\"") + kFrontierdVersion + "\"", "1");
+  x.One("frontierd_start_time_seconds", "gauge",
+        "When the server started, in seconds since the Unix epoch.",
+        Number(s.start_ms / 1000.0));
+  x.One("frontierd_uptime_seconds", "gauge",
+        "Seconds since the server started.",
+        Number((now_ms - s.start_ms) / 1000.0));
+  x.One("frontierd_connected_clients", "gauge", "RESP clients connected.",
+        Number(s.connected_clients));
+  x.One("frontierd_blocked_clients", "gauge", "RESP clients waiting in BPOP.",
+        Number(s.blocked_clients));
+  x.One("frontierd_max_clients", "gauge", "The maxclients directive.",
+        Number(src.config.maxclients));
+  x.One("frontierd_pubsub_channels", "gauge",
+        "Channels with at least one subscriber.",
+        Number(src.pubsub.NumChannels()));
+  x.One("frontierd_pubsub_patterns", "gauge",
+        "Patterns subscribed to (PSUBSCRIBE), counted once per pattern.",
+        Number(src.pubsub.NumPatterns()));
+  RenderFields(x, kServerMetrics, ServerCounters(s));
+}
+
+void RenderMemory(Exposition& x, const StatsSources& src) {
+  x.One("frontierd_resident_memory_bytes", "gauge",
+        "Resident set size of the server process.", Number(ProcessRssBytes()));
+  x.One("frontierd_data_bytes", "gauge",
+        "Bytes of data files on disk (approximate).",
+        Number(src.frontier.DataBytes()));
+  x.One("frontierd_cache_size_bytes", "gauge",
+        "The Berkeley DB cache size (cache-size).",
+        Number(src.config.cache_bytes));
+  auto cache = src.frontier.CacheStats();
+  if (!cache.ok()) return;
+  x.One("frontierd_db_cache_hits_total", "counter",
+        "Berkeley DB cache lookups that found the page in memory.",
+        Number(cache->hits));
+  x.One("frontierd_db_cache_misses_total", "counter",
+        "Berkeley DB cache lookups that read the page from disk.",
+        Number(cache->misses));
+  x.One("frontierd_db_cache_hit_ratio", "gauge",
+        "Cache hits / lookups since start (0 before the first lookup).",
+        Number(HitRatio(cache->hits, cache->misses)));
+}
+
+void RenderFrontier(Exposition& x, const StatsSources& src) {
+  const FrontierStats stats = src.frontier.Stats();
+  RenderFields(x, kFrontierMetrics, commands::FrontierStatsFields(stats));
+  const SiteStateCounts sites = src.frontier.SiteStates();
+  x.Family("frontierd_sites_by_state", "gauge",
+           "Sites with queued URLs by scheduler state: ready (may be popped "
+           "now), waiting (politeness delay), blocked (at site-max-leases).");
+  x.Sample("frontierd_sites_by_state", "state=\"ready\"",
+           Number(stats.ready_sites));
+  x.Sample("frontierd_sites_by_state", "state=\"waiting\"",
+           Number(sites.waiting));
+  x.Sample("frontierd_sites_by_state", "state=\"blocked\"",
+           Number(sites.blocked));
+}
+
+void RenderPersistence(Exposition& x, const StatsSources& src, int64_t now_ms) {
+  const ServerStats& s = src.stats;
+  x.One("frontierd_log_flushes_total", "counter",
+        "Transaction log flushes (fsyncs).", Number(s.log_flushes));
+  x.One("frontierd_last_log_flush_success", "gauge",
+        "1 if the last log flush succeeded.", s.last_flush_ok ? "1" : "0");
+  x.Family("frontierd_log_flush_duration_seconds", "histogram",
+           "How long each transaction log flush (fsync) took.");
+  x.HistogramSamples("frontierd_log_flush_duration_seconds", "", s.log_flush_ns,
+                     1e-9);
+  x.Family("frontierd_log_flush_commits", "histogram",
+           "Transactions made durable by one log flush (group commit "
+           "batch size).");
+  x.HistogramSamples("frontierd_log_flush_commits", "", s.commits_per_flush,
+                     1.0);
+  x.One("frontierd_checkpoints_total", "counter", "Checkpoints done.",
+        Number(s.checkpoints));
+  x.One("frontierd_last_checkpoint_success", "gauge",
+        "1 if the last checkpoint succeeded.",
+        s.last_checkpoint_ok ? "1" : "0");
+  x.One("frontierd_last_checkpoint_timestamp_seconds", "gauge",
+        "When the last checkpoint finished (0: none since start).",
+        Number(s.last_checkpoint_ms / 1000.0));
+  if (s.last_checkpoint_ms > 0) {
+    x.One("frontierd_last_checkpoint_age_seconds", "gauge",
+          "Seconds since the last checkpoint.",
+          Number((now_ms - s.last_checkpoint_ms) / 1000.0));
+  }
+  x.One("frontierd_last_checkpoint_duration_seconds", "gauge",
+        "How long the last checkpoint took.",
+        Number(s.last_checkpoint_duration_ms / 1000.0));
+  x.One("frontierd_recovery_duration_seconds", "gauge",
+        "How long opening the data (recovery included) took at start.",
+        Number(s.recovery_ms / 1000.0));
+  x.One("frontierd_writes_refused", "gauge",
+        "1 while the data directory refuses writes (a full disk): write "
+        "commands get -MISCONF.",
+        src.frontier.WriteStatus().ok() ? "0" : "1");
+}
+
+void RenderCommands(Exposition& x, const StatsSources& src) {
+  std::span<const CommandSpec> all = Commands();
+  x.Family("frontierd_command_calls_total", "counter",
+           "Calls of each command (that passed the arity and auth checks).");
+  for (size_t i = 0; i < all.size(); ++i) {
+    const CommandStat* stat = src.stats.commands.Find(i);
+    x.Sample("frontierd_command_calls_total",
+             "command=\"" + std::string(all[i].name) + "\"",
+             Number(stat ? stat->calls : 0));
+  }
+  x.Family("frontierd_command_duration_seconds", "histogram",
+           "How long each command took to execute in the event loop (not "
+           "counting the wait for a log flush).");
+  for (size_t i = 0; i < all.size(); ++i) {
+    if (const CommandStat* stat = src.stats.commands.Find(i)) {
+      x.HistogramSamples("frontierd_command_duration_seconds",
+                         "command=\"" + std::string(all[i].name) + "\"",
+                         stat->latency_ns, 1e-9);
+    }
+  }
+}
+
+}  // namespace
+
+std::string RenderMetrics(const StatsSources& src, int64_t now_ms) {
+  std::string out;
+  out.reserve(32 * 1024);
+  Exposition x(&out);
+  RenderServer(x, src, now_ms);
+  RenderMemory(x, src);
+  RenderFrontier(x, src);
+  RenderPersistence(x, src, now_ms);
+  RenderCommands(x, src);
+  return out;
+}
+
+}  // namespace frontier

@@ -1,0 +1,40 @@
+#include "server/stats_report.h"
+
+#include <unistd.h>
+
+#include <cstdio>
+
+namespace frontier {
+
+ServerCounterFields ServerCounters(const ServerStats& s) {
+  return {{
+      {"total_connections_received", s.total_connections_received},
+      {"total_commands_processed", s.total_commands_processed},
+      {"rejected_connections", s.rejected_connections},
+      {"protocol_errors", s.protocol_errors},
+      {"client_query_buffer_limit_disconnections",
+       s.client_query_buffer_limit_disconnections},
+      {"client_output_buffer_limit_disconnections",
+       s.client_output_buffer_limit_disconnections},
+      {"bpop_timeouts", s.bpop_timeouts},
+      {"event_loop_passes", s.passes},
+  }};
+}
+
+uint64_t ProcessRssBytes() {
+  std::FILE* f = std::fopen("/proc/self/statm", "r");
+  if (f == nullptr) return 0;
+  unsigned long long size = 0, resident = 0;
+  const int n = std::fscanf(f, "%llu %llu", &size, &resident);
+  std::fclose(f);
+  if (n != 2) return 0;
+  const long page = sysconf(_SC_PAGESIZE);
+  return resident * static_cast<uint64_t>(page > 0 ? page : 4096);
+}
+
+double HitRatio(uint64_t hits, uint64_t misses) {
+  const uint64_t total = hits + misses;
+  return total == 0 ? 0.0 : static_cast<double>(hits) / total;
+}
+
+}  // namespace frontier

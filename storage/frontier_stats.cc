@@ -1,0 +1,51 @@
+// FrontierImpl's monitoring accessors (frontier.h, "Monitoring"): read-only
+// views of in-memory state and of Berkeley DB's own statistics, cheap
+// enough to call once a second from /metrics and the dashboard.
+#include <algorithm>
+#include <cstdlib>
+
+#include "storage/frontier_impl.h"
+
+namespace frontier {
+
+SiteStateCounts FrontierImpl::SiteStates() const {
+  SiteStateCounts c;
+  c.ready = sched_.ready_count();
+  c.waiting = sched_.waiting_count();
+  c.blocked = sched_.tracked_count() - c.ready - c.waiting;
+  return c;
+}
+
+std::vector<SiteSize> FrontierImpl::LargestSites(size_t n) const {
+  std::vector<SiteSize> out;
+  if (n == 0) return out;
+  auto smaller = [](const SiteSize& a, const SiteSize& b) {
+    return a.queued > b.queued;  // a min-heap on queued
+  };
+  for (const auto& [fp, rec] : site_cache_) {
+    if (rec.queued == 0 && rec.leases == 0) continue;
+    if (out.size() == n && rec.queued <= out.front().queued) continue;
+    if (out.size() == n) {
+      std::pop_heap(out.begin(), out.end(), smaller);
+      out.pop_back();
+    }
+    out.push_back(SiteSize{rec.name, rec.urls, rec.queued, rec.leases});
+    std::push_heap(out.begin(), out.end(), smaller);
+  }
+  std::sort_heap(out.begin(), out.end(), smaller);
+  return out;
+}
+
+StatusOr<CacheCounters> FrontierImpl::CacheStats() const {
+  if (!env_) return Status::IOError("memp_stat: the environment is closed");
+  DB_MPOOL_STAT* stat = nullptr;
+  Status s = bdb::FromDb(env_->memp_stat(&stat, nullptr, 0), "memp_stat");
+  if (!s.ok()) return s;
+  CacheCounters c;
+  c.hits = stat->st_cache_hit;
+  c.misses = stat->st_cache_miss;
+  std::free(stat);  // Berkeley DB allocates statistics with malloc
+  return c;
+}
+
+}  // namespace frontier
