@@ -1,0 +1,116 @@
+#!/usr/bin/env bash
+# Builds docker/Dockerfile and runs the image on this machine without any
+# container registry, then checks what a user of the image relies on:
+#
+#   1. a Debian bookworm base image made with debootstrap (minbase) from the
+#      mirror apt already uses here, cached as a tarball in
+#      ${FRONTIERD_DOCKER_CACHE:-${XDG_CACHE_HOME:-/var/cache}/frontierd-docker}
+#      and imported into podman as localhost/frontierd-bookworm-base;
+#   2. `podman build` of docker/Dockerfile on it (DEBIAN_IMAGE build
+#      argument; layers cached by podman between runs);
+#   3. the image started with `podman run` (port published on 127.0.0.1
+#      only) or, where no container runtime can start, its exported root
+#      filesystem run in a chroot, in private network, mount and PID
+#      namespaces, with the image's command, user and working directory;
+#   4. PING, ADD, POP, the image's HEALTHCHECK command (and that it fails
+#      with no server), a stop with SIGTERM that exits 0, and a second
+#      start on the same data that still knows the URLs and the lease.
+#
+#   bash docker/check.sh [--mode auto|podman|chroot] [--fresh]
+#
+# --fresh rebuilds the base image and builds without the layer cache (a cold
+# run). Exit status: 0 passed, 1 failed, 77 skipped (not root, or podman,
+# debootstrap or redis-cli missing: scripts/install-deps.sh --test). Timings
+# are in docs/operations.md#docker. Every wait is bounded; containers,
+# volumes and temporary directories are removed on exit.
+set -euo pipefail
+cd "$(dirname "${BASH_SOURCE[0]}")/.."
+source docker/check-lib.sh
+
+mode=auto
+fresh=0
+while [ $# -gt 0 ]; do
+  case "$1" in
+    --mode) mode="${2:-}"; shift 2 ;;
+    --fresh) fresh=1; shift ;;
+    -h | --help) sed -n '2,25p' "$0"; exit 0 ;;
+    *) echo "usage: $0 [--mode auto|podman|chroot] [--fresh]" >&2; exit 2 ;;
+  esac
+done
+case "$mode" in auto | podman | chroot) ;; *) fail "--mode: auto, podman or chroot" ;; esac
+
+[ "$(id -u)" -eq 0 ] || skip "needs root (debootstrap, rootful podman, chroot)"
+for tool in debootstrap podman redis-cli python3 timeout; do
+  command -v "$tool" >/dev/null 2>&1 ||
+    skip "$tool not found (bash scripts/install-deps.sh --test)"
+done
+
+cache="${FRONTIERD_DOCKER_CACHE:-${XDG_CACHE_HOME:-/var/cache}/frontierd-docker}"
+base_tar="$cache/bookworm-minbase.tar"
+base_image=localhost/frontierd-bookworm-base:latest
+image=localhost/frontierd-check:latest
+tag="frontierd-check-$$"
+work="$(mktemp -d "${TMPDIR:-/tmp}/frontierd-docker-check.XXXXXX")"
+trap cleanup EXIT
+mkdir -p "$cache"
+started=$SECONDS
+
+# --- 1. the base image ------------------------------------------------------
+if [ "$fresh" = 1 ]; then
+  rm -f "$base_tar"
+  podman rmi -f "$image" "$base_image" >/dev/null 2>&1 || true
+fi
+phase=$SECONDS
+if [ ! -f "$base_tar" ]; then
+  make_base_tar "$base_tar"
+  podman rmi -f "$base_image" >/dev/null 2>&1 || true
+fi
+if ! podman image exists "$base_image"; then
+  podman import --change 'CMD ["bash"]' "$base_tar" "$base_image" >/dev/null
+fi
+log "base image: $((SECONDS - phase)) s"
+
+# --- 2. the image -------------------------------------------------------------
+# --format docker: the OCI image format has no HEALTHCHECK, podman would drop
+# it. --isolation chroot: RUN steps need no OCI runtime (none may start).
+phase=$SECONDS
+build_flags=(--format docker --isolation chroot --pull=never --layers)
+[ "$fresh" = 1 ] && build_flags+=(--no-cache)
+if ! timeout 1800 podman build "${build_flags[@]}" \
+    --build-arg DEBIAN_IMAGE="$base_image" \
+    -f docker/Dockerfile -t "$image" . >"$work/build.log" 2>&1; then
+  tail -n 40 "$work/build.log" >&2
+  fail "podman build failed (log above)"
+fi
+log "image build: $((SECONDS - phase)) s ($(podman image inspect -f '{{.Size}}' "$image") bytes)"
+
+# --- 3 and 4. run it and check it -------------------------------------------
+read_image_config "$image"
+phase=$SECONDS
+if [ "$mode" != chroot ] && podman_can_run; then
+  runner=podman
+elif [ "$mode" = podman ]; then
+  fail "no container runtime starts here (--mode podman)"
+else
+  runner=chroot
+  export_rootfs
+fi
+log "running the image with: $runner"
+
+start_server 1
+expect PONG PING
+expect 1 ADD https://example.com/ PRIORITY 10
+expect 1 ADD https://example.org/ PRIORITY 20
+expect https://example.com/ POP
+check_healthcheck
+stop_server 1
+
+start_server 2
+expect 0 ADD https://example.com/
+expect_field leased https://example.com/ state
+expect https://example.org/ POP
+expect "" POP
+stop_server 2
+
+log "PASS ($runner): PING, ADD, POP, health check, restart on the same data;" \
+  "checks $((SECONDS - phase)) s, total $((SECONDS - started)) s"
