@@ -48,7 +48,10 @@ apt_uri() {
 
 # Writes a tarball of a minimal bookworm (debootstrap --variant=minbase) to
 # OUT, from the mirror apt uses here, with apt pointed at that mirror (and
-# its bookworm-updates and bookworm-security, where apt has them).
+# its bookworm-updates and bookworm-security, where apt has them). dpkg runs
+# with force-unsafe-io, as in Debian's own container images
+# (docker-apt-speedup): no fsync per file, which halves debootstrap's time
+# here and speeds up every apt-get of the image build.
 make_base_tar() {
   local out="$1" mirror root suite uri
   mirror="$(apt_uri bookworm)"
@@ -56,8 +59,11 @@ make_base_tar() {
     fail "apt has no 'bookworm' source in /etc/apt/sources.list*: no mirror to debootstrap from"
   root="$work/base"
   log "debootstrap --variant=minbase bookworm from $mirror"
-  if ! timeout 1200 debootstrap --variant=minbase bookworm "$root" "$mirror" \
-      >"$work/debootstrap.log" 2>&1; then
+  if ! timeout 1200 debootstrap --foreign --variant=minbase bookworm "$root" "$mirror" \
+      >"$work/debootstrap.log" 2>&1 ||
+    ! echo force-unsafe-io >"$root/etc/dpkg/dpkg.cfg.d/docker-apt-speedup" ||
+    ! timeout 1200 chroot "$root" /debootstrap/debootstrap --second-stage \
+      >>"$work/debootstrap.log" 2>&1; then
     tail -n 30 "$work/debootstrap.log" >&2
     fail "debootstrap failed (log above)"
   fi
@@ -68,10 +74,33 @@ make_base_tar() {
       [ -z "$uri" ] || echo "deb $uri $suite main"
     done
   } >"$root/etc/apt/sources.list"
-  rm -rf "$root"/var/cache/apt/archives/*.deb "$root"/var/lib/apt/lists/*
+  rm -rf "$root"/var/cache/apt/archives/*.deb "$root"/var/cache/apt/*.bin \
+    "$root"/var/lib/apt/lists/*
   tar --numeric-owner -C "$root" -cf "$out.part" .
   mv "$out.part" "$out"
-  rm -rf "$root"
+  remove_tree "$root"
+}
+
+# rm -rf DIR, unless something is still mounted under it (a /dev bound
+# there must not be emptied): then it is left, with a message.
+remove_tree() {
+  if grep -qF " $1" /proc/self/mounts; then
+    log "still mounted under $1: left in place"
+  else
+    rm -rf "$1"
+  fi
+}
+
+# use_storage DRIVER: every later podman command uses the graph root
+# $cache/storage-DRIVER.
+use_storage() {
+  cat >"$work/storage.conf" <<EOF
+[storage]
+driver = "$1"
+graphroot = "$cache/storage-$1"
+runroot = "/run/frontierd-docker-check/$1"
+EOF
+  export CONTAINERS_STORAGE_CONF="$work/storage.conf"
 }
 
 # --- what the image says about itself ----------------------------------------
@@ -200,19 +229,25 @@ chroot_server_pid() {
 
 # --- the two runners behind one interface ---------------------------------------
 
-# Starts the image (the Nth time) with its data on the same volume as
-# before, and waits (at most 60 s) until it answers PING.
+# start_server N [ARG...]: starts the image (the Nth time) with its data on
+# the same volume as before, its command followed by ARGs, and waits (at
+# most 60 s) until it answers PING.
 start_server() {
   local n="$1" i
+  shift
   if [ "$runner" = podman ]; then
     port="$(free_port)"
     podman "${podman_global[@]}" run -d --name "$tag-$n" "${run_flags[@]}" \
-      -p "127.0.0.1:$port:7379" -v "$tag-data:$image_volume" "$image" >/dev/null
+      -p "127.0.0.1:$port:7379" -v "$tag-data:$image_volume" \
+      "$image" "${image_cmd[@]}" "$@" >"$work/podman-run-$n.log" 2>&1 || {
+      cat "$work/podman-run-$n.log" >&2
+      fail "podman run failed"
+    }
   else
     printf '%s\n' "${image_env[@]}" >"$work/env"
     unshare --net --mount --pid --fork --kill-child \
       bash -c "$chroot_script" chroot-run "$rootfs" "$work/data" "$image_volume" \
-      "$image_user" "${image_workdir:-/}" "$work/env" "${image_cmd[@]}" \
+      "$image_user" "${image_workdir:-/}" "$work/env" "${image_cmd[@]}" "$@" \
       >"$work/server-$n.log" 2>&1 &
     upid=$!
   fi
@@ -249,9 +284,10 @@ server_log() {
 stop_server() {
   local n="$1" status i pid
   if [ "$runner" = podman ]; then
-    timeout 60 podman "${podman_global[@]}" stop -t 30 "$tag-$n" >/dev/null
+    timeout 60 podman "${podman_global[@]}" stop -t 30 "$tag-$n" \
+      >>"$work/podman-run-$n.log" 2>&1
     status="$(podman inspect -f '{{.State.ExitCode}}' "$tag-$n")"
-    podman rm "$tag-$n" >/dev/null
+    podman rm "$tag-$n" >>"$work/podman-run-$n.log" 2>&1
   else
     pid="$(chroot_server_pid)"
     [ -n "$pid" ] && kill -TERM "$pid"
@@ -272,8 +308,14 @@ stop_server() {
   fi
 }
 
-# redis-cli against the running server (10 s at most).
+# redis-cli against the running server (10 s at most), authenticated with
+# $password when it is set.
 cli() {
+  if [ -n "${password:-}" ]; then
+    export REDISCLI_AUTH="$password"
+  else
+    unset REDISCLI_AUTH
+  fi
   if [ "$runner" = podman ]; then
     timeout 10 redis-cli -h 127.0.0.1 -p "$port" "$@"
   else
@@ -296,24 +338,30 @@ expect_field() {
   [ "$got" = "$want" ] || fail "URLINFO $url: $field is '$got', want '$want'"
 }
 
-# The image's HEALTHCHECK passes against the running server and fails where
-# no server answers (it tests something).
+# check_healthcheck N: the image's HEALTHCHECK passes against the server of
+# start N.
 check_healthcheck() {
   if [ "$runner" = podman ]; then
-    timeout 60 podman "${podman_global[@]}" healthcheck run "$tag-1" >/dev/null ||
-      fail "podman healthcheck run: unhealthy with a running server"
-    if timeout 60 podman "${podman_global[@]}" run --rm "${run_flags[@]}" \
-        --entrypoint "${image_health[0]}" "$image" "${image_health[@]:1}" \
-        >/dev/null 2>&1; then
-      fail "the health check passes with no server running"
-    fi
+    timeout 60 podman "${podman_global[@]}" healthcheck run "$tag-$1" \
+      >>"$work/podman-run-$1.log" 2>&1 ||
+      fail "podman healthcheck run: unhealthy with a running server (start $1)"
   else
     in_chroot "${image_health[@]}" >/dev/null ||
-      fail "health check '${image_health[*]}': fails with a running server"
-    if in_chroot --alone "${image_health[@]}" >/dev/null 2>&1; then
-      fail "the health check passes with no server running"
-    fi
+      fail "health check '${image_health[*]}': fails with a running server (start $1)"
   fi
+}
+
+# The image's HEALTHCHECK fails where no server answers (it tests something).
+check_healthcheck_fails_alone() {
+  local status=0
+  if [ "$runner" = podman ]; then
+    timeout 60 podman "${podman_global[@]}" run --rm "${run_flags[@]}" \
+      --entrypoint "${image_health[0]}" "$image" "${image_health[@]:1}" \
+      >/dev/null 2>&1 || status=$?
+  else
+    in_chroot --alone "${image_health[@]}" >/dev/null 2>&1 || status=$?
+  fi
+  [ "$status" != 0 ] || fail "the health check passes with no server running"
 }
 
 # Removes what this run made (containers, volume, namespaces, temporary
@@ -330,10 +378,6 @@ cleanup() {
     kill -KILL "$upid" 2>/dev/null || true
     wait "$upid" 2>/dev/null || true
   fi
-  if grep -qF "$work" /proc/self/mounts; then
-    log "still mounted under $work: left in place"
-  else
-    rm -rf "$work"
-  fi
+  remove_tree "$work"
   exit "$rc"
 }
