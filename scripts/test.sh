@@ -10,6 +10,9 @@
 #
 # FRONTIERD_JOBS=n overrides the build and test parallelism (default: nproc).
 # FRONTIERD_SANITIZE_BUILD=0 skips the sanitizer build and its run.
+# FRONTIERD_DOCKER_CHECK=1 also builds and runs the container image
+# (docker/check.sh, docs/operations.md#docker); off by default: a cold run
+# took more than five minutes on the shared development machine.
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 
@@ -30,6 +33,18 @@ cmake --build build -j "$jobs"
 # suite that found nothing to run has not passed.
 ctest --test-dir build --output-on-failure --no-tests=error \
   -j "$jobs" --timeout 300 </dev/null
+
+# The container image, built and run without a registry. Status 77: it
+# cannot run here (not root, no podman or debootstrap); it said why.
+if [ "${FRONTIERD_DOCKER_CHECK:-0}" = "1" ]; then
+  docker_status=0
+  bash docker/check.sh </dev/null || docker_status=$?
+  if [ "$docker_status" = 77 ]; then
+    echo "test.sh: docker/check.sh skipped (reason above)" >&2
+  elif [ "$docker_status" != 0 ]; then
+    exit "$docker_status"
+  fi
+fi
 
 # The same suite again under AddressSanitizer and UndefinedBehaviorSanitizer
 # (leaks included), in build-asan/. It is built with clang so that the
