@@ -1,3 +1,4 @@
+# shellcheck shell=bash disable=SC2154
 # Functions of docker/check.sh (sourced, not run): the base image, the two
 # ways to run the image (podman, or a chroot of its root filesystem), and the
 # client checks. They read and set check.sh's globals: work, tag, image,
@@ -118,6 +119,7 @@ read_image_config() {
   mapfile -t image_health < <(inspect \
     '{{if .HealthCheck}}{{range .HealthCheck.Test}}{{println .}}{{end}}{{end}}')
   image_workdir="$(inspect '{{.Config.WorkingDir}}')"
+  # shellcheck disable=SC2016
   image_volume="$(inspect '{{range $v, $_ := .Config.Volumes}}{{println $v}}{{end}}' | sed -n 1p)"
   image_user="$(inspect '{{.Config.User}}')"
   [ "${#image_cmd[@]}" -gt 0 ] || fail "the image has no CMD"
@@ -177,9 +179,9 @@ export_rootfs() {
   local ctr entry
   rootfs="$work/rootfs"
   mkdir -p "$rootfs" "$work/data"
-  ctr="$(podman create "$image")"
+  ctr="$(podman create "$image" 2>>"$work/podman-export.log")"
   podman export "$ctr" | tar -C "$rootfs" -x
-  podman rm "$ctr" >/dev/null
+  podman rm "$ctr" >>"$work/podman-export.log" 2>&1
   mkdir -p "$rootfs/proc" "$rootfs/dev" "$rootfs$image_volume"
   if [ -z "$image_user" ]; then
     image_user="0:0"
@@ -224,7 +226,7 @@ in_chroot() {
 
 # The PID of the server: unshare's only child.
 chroot_server_pid() {
-  cat "/proc/$upid/task/$upid/children" 2>/dev/null | awk '{ print $1 }'
+  awk '{ print $1 }' "/proc/$upid/task/$upid/children" 2>/dev/null
 }
 
 # --- the two runners behind one interface ---------------------------------------
@@ -233,7 +235,7 @@ chroot_server_pid() {
 # the same volume as before, its command followed by ARGs, and waits (at
 # most 60 s) until it answers PING.
 start_server() {
-  local n="$1" i
+  local n="$1"
   shift
   if [ "$runner" = podman ]; then
     port="$(free_port)"
@@ -251,7 +253,7 @@ start_server() {
       >"$work/server-$n.log" 2>&1 &
     upid=$!
   fi
-  for i in $(seq 1 120); do
+  for _ in $(seq 1 120); do
     [ "$(cli PING 2>/dev/null)" != PONG ] || return 0
     if ! server_alive "$n"; then
       server_log "$n"
@@ -282,7 +284,7 @@ server_log() {
 # Stops the server of start N with SIGTERM, as `docker stop` does, and
 # fails unless it exits with status 0 within 30 s (a clean checkpoint).
 stop_server() {
-  local n="$1" status i pid
+  local n="$1" status _ pid
   if [ "$runner" = podman ]; then
     timeout 60 podman "${podman_global[@]}" stop -t 30 "$tag-$n" \
       >>"$work/podman-run-$n.log" 2>&1
@@ -291,7 +293,7 @@ stop_server() {
   else
     pid="$(chroot_server_pid)"
     [ -n "$pid" ] && kill -TERM "$pid"
-    for i in $(seq 1 60); do
+    for _ in $(seq 1 60); do
       kill -0 "$upid" 2>/dev/null || break
       sleep 0.5
     done

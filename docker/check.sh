@@ -116,7 +116,9 @@ else
   runner=chroot
   export_rootfs
 fi
-log "running the image with: $runner"
+how="chroot (unshare --net --mount --pid)"
+[ "$runner" = chroot ] || how="podman ${podman_global[*]} run ${run_flags[*]}"
+log "running the image with: $how"
 
 start_server 1
 expect PONG PING
@@ -140,5 +142,5 @@ expect "" POP
 check_healthcheck 2
 stop_server 2
 
-log "PASS ($runner): PING, ADD, POP, health check, restart on the same data;" \
+log "PASS ($how): PING, ADD, POP, health check, restart on the same data;" \
   "checks $((SECONDS - phase)) s, total $((SECONDS - started)) s"
