@@ -33,7 +33,7 @@ mode=auto
 fresh=0
 while [ $# -gt 0 ]; do
   case "$1" in
-    --mode) mode="${2:-}"; shift 2 ;;
+    --mode) mode="${2:-}"; shift; [ $# -eq 0 ] || shift ;;
     --fresh) fresh=1; shift ;;
     -h | --help) sed -n '2,25p' "$0"; exit 0 ;;
     *) echo "usage: $0 [--mode auto|podman|chroot] [--fresh]" >&2; exit 2 ;;
@@ -42,7 +42,7 @@ done
 case "$mode" in auto | podman | chroot) ;; *) fail "--mode: auto, podman or chroot" ;; esac
 
 [ "$(id -u)" -eq 0 ] || skip "needs root (debootstrap, rootful podman, chroot)"
-for tool in debootstrap podman redis-cli python3 timeout; do
+for tool in debootstrap podman redis-cli python3 timeout flock; do
   command -v "$tool" >/dev/null 2>&1 ||
     skip "$tool not found (bash scripts/install-deps.sh --test)"
 done
@@ -56,6 +56,9 @@ work="$(mktemp -d "${TMPDIR:-/tmp}/frontierd-docker-check.XXXXXX")"
 trap cleanup EXIT
 mkdir -p "$cache"
 started=$SECONDS
+# One run at a time per cache: they share the storage and the image names.
+exec 9>"$cache/lock"
+flock -w 1800 9 || fail "another docker/check.sh held $cache/lock for 30 minutes"
 
 # --- 1. the base image ------------------------------------------------------
 # A podman storage of its own under the cache (its layers are the warm
