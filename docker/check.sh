@@ -116,6 +116,10 @@ if [ "$mode" != chroot ] && podman_can_run; then
 elif [ "$mode" = podman ]; then
   fail "no container runtime starts here (--mode podman)"
 else
+  for tool in unshare nsenter ip chroot; do
+    command -v "$tool" >/dev/null 2>&1 ||
+      skip "no container runtime starts here, and $tool (for the chroot) is missing"
+  done
   runner=chroot
   export_rootfs
 fi
