@@ -181,7 +181,7 @@ export_rootfs() {
   mkdir -p "$rootfs" "$work/data"
   ctr="$(podman create "$image" 2>>"$work/podman-export.log")"
   podman export "$ctr" | tar -C "$rootfs" -x
-  podman rm "$ctr" >>"$work/podman-export.log" 2>&1
+  podman rm -v "$ctr" >>"$work/podman-export.log" 2>&1
   mkdir -p "$rootfs/proc" "$rootfs/dev" "$rootfs$image_volume"
   if [ -z "$image_user" ]; then
     image_user="0:0"
@@ -289,7 +289,7 @@ stop_server() {
     timeout 60 podman "${podman_global[@]}" stop -t 30 "$tag-$n" \
       >>"$work/podman-run-$n.log" 2>&1
     status="$(podman inspect -f '{{.State.ExitCode}}' "$tag-$n")"
-    podman rm "$tag-$n" >>"$work/podman-run-$n.log" 2>&1
+    podman rm -v "$tag-$n" >>"$work/podman-run-$n.log" 2>&1
   else
     pid="$(chroot_server_pid)"
     [ -n "$pid" ] && kill -TERM "$pid"
@@ -372,7 +372,7 @@ cleanup() {
   local rc=$? n
   if [ "${runner:-}" = podman ]; then
     for n in 1 2; do
-      podman "${podman_global[@]}" rm -f -t 0 "$tag-$n" >/dev/null 2>&1 || true
+      podman "${podman_global[@]}" rm -f -v -t 0 "$tag-$n" >/dev/null 2>&1 || true
     done
     podman volume rm -f "$tag-data" >/dev/null 2>&1 || true
   fi
