@@ -21,7 +21,7 @@ $SUDO apt-get install -y -qq --no-install-recommends \
   clang libclang-rt-14-dev \
   python3 python3-protego python3-redis \
   prometheus chromium curl \
-  podman buildah debootstrap \
+  podman buildah debootstrap runc \
   >/dev/null
 # Node.js runs the URL reference (whatwg-url) and the ioredis example; the
 # machine image ships it, a bare bookworm gets Debian's.

@@ -10,6 +10,8 @@
 #
 # FRONTIERD_JOBS=n overrides the build and test parallelism (default: nproc).
 # FRONTIERD_SANITIZE_BUILD=0 skips the sanitizer build and its run.
+# FRONTIERD_DOCKER_CHECK=0 skips building and running the container image
+# (docker/check.sh, docs/operations.md#docker: 3 to 6 minutes from cold).
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 
@@ -37,6 +39,21 @@ cmake --build build -j "$jobs"
 # suite that found nothing to run has not passed.
 ctest --test-dir build --output-on-failure --no-tests=error \
   -j "$jobs" --timeout 300 </dev/null
+
+# The container image, built and run without a registry (as root: sudo
+# where it needs no password). Status 77: it cannot run here (not root, no
+# podman or debootstrap); it said why.
+if [ "${FRONTIERD_DOCKER_CHECK:-1}" != "0" ]; then
+  as_root=()
+  if [ "$(id -u)" -ne 0 ] && sudo -n true 2>/dev/null; then as_root=(sudo -n); fi
+  docker_status=0
+  "${as_root[@]}" bash docker/check.sh </dev/null || docker_status=$?
+  if [ "$docker_status" = 77 ]; then
+    echo "test.sh: docker/check.sh skipped (reason above)" >&2
+  elif [ "$docker_status" != 0 ]; then
+    exit "$docker_status"
+  fi
+fi
 
 # The same suite again under AddressSanitizer and UndefinedBehaviorSanitizer
 # (leaks included), in build-asan/. It is built with clang so that the
