@@ -21,7 +21,7 @@ cmake -S . -B build \
   -DCMAKE_BUILD_TYPE=Release \
   -DFRONTIERD_WERROR=OFF \
   -DFRONTIERD_BUILD_TESTS=OFF
-cmake --build build -j "$(nproc)" --target frontierd
+cmake --build build -j "$(nproc)" --target frontierd frontier-worker
 
 # --http-port 7380 goes after the config file, if one is given first, and
 # before the other arguments, so that either may set another value.
