@@ -81,7 +81,7 @@ struct FrontierStats {
 // Tracked sites (those with queued URLs) by scheduler state; see
 // site_scheduler.h for what each state means.
 struct SiteStateCounts {
-  uint64_t ready = 0, waiting = 0, blocked = 0;
+  uint64_t ready = 0, waiting = 0, busy = 0;  // busy: at site-max-leases
 };
 
 // One site's size, for the dashboard's largest sites.

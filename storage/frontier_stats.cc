@@ -12,7 +12,7 @@ SiteStateCounts FrontierImpl::SiteStates() const {
   SiteStateCounts c;
   c.ready = sched_.ready_count();
   c.waiting = sched_.waiting_count();
-  c.blocked = sched_.tracked_count() - c.ready - c.waiting;
+  c.busy = sched_.tracked_count() - c.ready - c.waiting;
   return c;
 }
 

@@ -177,7 +177,7 @@ void FrontierSection(const CommandContext& ctx, std::string& out) {
   }
   const SiteStateCounts sites = ctx.frontier.SiteStates();
   Line(out, "waiting_sites", sites.waiting);
-  Line(out, "blocked_sites", sites.blocked);
+  Line(out, "busy_sites", sites.busy);
   Line(out, "data_bytes", ctx.frontier.DataBytes());
 }
 

@@ -71,7 +71,7 @@ void WriteFrontier(Json& j, const StatsSources& src) {
   }
   const SiteStateCounts sites = src.frontier.SiteStates();
   j.Member("waiting_sites", sites.waiting);
-  j.Member("blocked_sites", sites.blocked);
+  j.Member("busy_sites", sites.busy);
   j.Close('}');
 
   j.Key("largest_sites");

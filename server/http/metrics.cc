@@ -215,13 +215,13 @@ void RenderFrontier(Exposition& x, const StatsSources& src) {
   const SiteStateCounts sites = src.frontier.SiteStates();
   x.Family("frontierd_sites_by_state", "gauge",
            "Sites with queued URLs by scheduler state: ready (may be popped "
-           "now), waiting (politeness delay), blocked (at site-max-leases).");
+           "now), waiting (politeness delay), busy (at site-max-leases).");
   x.Sample("frontierd_sites_by_state", "state=\"ready\"",
            Number(stats.ready_sites));
   x.Sample("frontierd_sites_by_state", "state=\"waiting\"",
            Number(sites.waiting));
-  x.Sample("frontierd_sites_by_state", "state=\"blocked\"",
-           Number(sites.blocked));
+  x.Sample("frontierd_sites_by_state", "state=\"busy\"",
+           Number(sites.busy));
 }
 
 void RenderPersistence(Exposition& x, const StatsSources& src, int64_t now_ms) {

@@ -121,8 +121,8 @@ TEST_F(HttpTest, MetricsEqualStatsAndInfo) {
   EXPECT_EQ(m["frontierd_data_bytes"], std::stod(info["data_bytes"]));
   EXPECT_EQ(m["frontierd_sites_by_state{state=\"waiting\"}"],
             std::stod(info["waiting_sites"]));
-  EXPECT_EQ(m["frontierd_sites_by_state{state=\"blocked\"}"],
-            std::stod(info["blocked_sites"]));
+  EXPECT_EQ(m["frontierd_sites_by_state{state=\"busy\"}"],
+            std::stod(info["busy_sites"]));
   EXPECT_NEAR(m["frontierd_recovery_duration_seconds"] * 1000,
               std::stod(info["recovery_time_ms"]), 0.5);
   EXPECT_EQ(m["frontierd_writes_refused"], 0);

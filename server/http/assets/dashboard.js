@@ -193,7 +193,7 @@ function render(s) {
   chart('chart-sites', [
     {name: 'ready', points: values((x) => x.frontier.ready_sites)},
     {name: 'waiting', points: values((x) => x.frontier.waiting_sites)},
-    {name: 'blocked', points: values((x) => x.frontier.blocked_sites)},
+    {name: 'busy', points: values((x) => x.frontier.busy_sites)},
   ], fmtShort);
   chart('chart-commands', [
     {name: 'commands', points: rates((x) => x.server.total_commands_processed)},
@@ -211,7 +211,7 @@ function render(s) {
   fillKv('site-states', [
     ['ready', fmtInt(f.ready_sites)],
     ['waiting (politeness delay)', fmtInt(f.waiting_sites)],
-    ['blocked (at site-max-leases)', fmtInt(f.blocked_sites)],
+    ['busy (at site-max-leases)', fmtInt(f.busy_sites)],
   ]);
   const flushes = p.log_flushes;
   fillKv('persistence', [
