@@ -33,6 +33,7 @@ struct ServerStats {
   uint64_t checkpoints = 0;
   int64_t last_checkpoint_ms = 0;  // 0 = none yet
   bool last_checkpoint_ok = true;
+  int64_t last_checkpoint_duration_ms = 0;  // how long the loop waited
 };
 
 }  // namespace frontier
