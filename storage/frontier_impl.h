@@ -185,6 +185,8 @@ class FrontierImpl final : public Frontier {
   Status AddTimer(DbTxn* t, int64_t due_ms, const UrlKey& key);
   Status RemoveTimer(DbTxn* t, int64_t due_ms, const UrlKey& key);
   StatusOr<std::optional<QueuePos>> QueueHead(DbTxn* t, uint64_t site_fp);
+  // The site's placement but its head.
+  SiteScheduler::Placement PlacementOf(const SiteRecord& site) const;
   // Re-derives the site's place in the scheduler from its record.
   Status PlaceSite(DbTxn* t, uint64_t site_fp, const SiteRecord& site,
                    int64_t now_ms);

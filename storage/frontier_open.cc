@@ -248,8 +248,13 @@ Status FrontierImpl::RebuildScheduler() {
       stats_.scheduled += site.scheduled;
       stats_.dead += site.dead;
       if (site.queued > 0) {
-        s = PlaceSite(txn.get(), site_fp, site, 0);
-        if (!s.ok()) return s;
+        // Not PlaceSite(): its per-transaction bookkeeping (touched sites,
+        // head changes) would grow to a million entries here for nothing.
+        StatusOr<std::optional<QueuePos>> head = QueueHead(txn.get(), site_fp);
+        if (!head.ok()) return head.status();
+        SiteScheduler::Placement p = PlacementOf(site);
+        p.head = *head;
+        sched_.Place(site_fp, p, /*now_ms=*/0);
       }
       s = cursor.Next(&key, &value);
     }
