@@ -362,6 +362,14 @@ void Server::AfterPass() {
     }
   }
   ReleaseReplies();
+  // After the replies: dirty pages go to the files a slice at a time, so
+  // that checkpoints do not stop the loop. A failure refuses writes.
+  if (!refused && config_.checkpoint_interval_ms > 0) {
+    const int64_t since = stats_.last_checkpoint_ms > 0
+                              ? stats_.last_checkpoint_ms
+                              : stats_.start_ms;
+    (void)frontier_.WriteBehind(now, since + config_.checkpoint_interval_ms);
+  }
   ReapClosed();
   WatchWriteFailure();
   ArmWakeTimer(now);
@@ -595,15 +603,16 @@ void Server::RunCheckpoint() {
   if (WritesRefused()) return;  // the write retry checkpoints
   const int64_t started = NowMs();
   Status s = frontier_.Checkpoint();
-  stats_.last_checkpoint_ok = s.ok();
   stats_.last_checkpoint_duration_ms = NowMs() - started;
+  stats_.last_checkpoint_ok = s.ok();
   if (!s.ok()) {
     Log(LogLevel::kWarning, "Checkpoint failed: %s", s.ToString().c_str());
     return;
   }
   ++stats_.checkpoints;
   stats_.last_checkpoint_ms = NowMs();
-  Log(LogLevel::kVerbose, "Checkpoint done");
+  Log(LogLevel::kVerbose, "Checkpoint done in %lld ms",
+      static_cast<long long>(stats_.last_checkpoint_duration_ms));
 }
 
 void Server::RunEverySecFlush() {

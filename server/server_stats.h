@@ -38,7 +38,7 @@ struct ServerStats {
   uint64_t checkpoints = 0;
   int64_t last_checkpoint_ms = 0;  // 0 = none yet
   bool last_checkpoint_ok = true;
-  int64_t last_checkpoint_duration_ms = 0;
+  int64_t last_checkpoint_duration_ms = 0;  // how long the loop waited
   // Every log flush (fsync) the server made: how long it took, and how
   // many commits it made durable (the group-commit batch).
   Histogram log_flush_ns{kLatencyBoundsNs};

@@ -216,6 +216,19 @@ class Frontier {
   // The number of transactions committed so far (for group commit: a
   // FlushLog() that started after commit_seq() returned n covers all n).
   virtual uint64_t commit_seq() const = 0;
+  // Writes a bounded slice of the cache's dirty pages to the database
+  // files (without syncing them), so that the checkpoint expected at
+  // `checkpoint_ms` finds few pages to write and holds the caller for
+  // milliseconds instead of seconds. Does nothing until the last 10 s
+  // before `checkpoint_ms` (earlier, a page written now would mostly be
+  // dirtied again: wasted writes), nor while few pages are dirty, and
+  // runs at most once per 100 ms whatever the call rate: call it often
+  // (after each event-loop pass). A slice flushes the log first
+  // (write-ahead rule). A failed write is recorded as by FlushLog() (see
+  // WriteStatus()).
+  virtual Status WriteBehind(int64_t now_ms, int64_t checkpoint_ms) = 0;
+  // Pages WriteBehind() wrote since the frontier was opened.
+  virtual uint64_t pages_written_behind() const = 0;
   // Checkpoints and removes log files no longer needed for recovery.
   virtual Status Checkpoint() = 0;
   // Checkpoints (unless skip_checkpoint) and closes. Idempotent.

@@ -108,7 +108,7 @@ Status FrontierImpl::Backup(const std::string& target_dir) {
 
   // Dirty pages go to the database files and logs no longer needed are
   // removed: the copy is small and its recovery replays little.
-  Status s = Checkpoint();
+  Status s = CheckpointAndDropLogs(/*drop_now=*/true);
   if (!s.ok()) return s;
   s = bdb::FromDb(env_->backup(partial.c_str(), DB_CREATE),
                   "backup to '" + partial.string() + "'");

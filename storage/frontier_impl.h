@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "storage/bdb.h"
+#include "storage/file_syncer.h"
 #include "storage/frontier.h"
 #include "storage/records.h"
 #include "storage/site_scheduler.h"
@@ -96,7 +97,16 @@ class FrontierImpl final : public Frontier {
   Status FlushLog() override;                      // frontier_log.cc
   StatusOr<uint64_t> WriteLog() override;           // frontier_log.cc
   Status SyncLog(uint64_t seq) override;            // frontier_log.cc
+  Status WriteBehind(int64_t now_ms,
+                     int64_t checkpoint_ms) override;  // frontier_writeback.cc
+  uint64_t pages_written_behind() const override {
+    return pages_written_behind_;
+  }
   Status Checkpoint() override;
+  // Checkpoint(); the log files it frees are removed before it returns
+  // if `drop_now` (Backup copies the directory next), else on
+  // file_syncer_'s thread.
+  Status CheckpointAndDropLogs(bool drop_now);
   Status Close(bool skip_checkpoint) override;
   Status WriteStatus() const override;  // frontier_recovery.cc
   Status RetryWrites() override;        // frontier_recovery.cc
@@ -178,6 +188,8 @@ class FrontierImpl final : public Frontier {
   Status AddTimer(DbTxn* t, int64_t due_ms, const UrlKey& key);
   Status RemoveTimer(DbTxn* t, int64_t due_ms, const UrlKey& key);
   StatusOr<std::optional<QueuePos>> QueueHead(DbTxn* t, uint64_t site_fp);
+  // The site's placement but its head.
+  SiteScheduler::Placement PlacementOf(const SiteRecord& site) const;
   // Re-derives the site's place in the scheduler from its record.
   Status PlaceSite(DbTxn* t, uint64_t site_fp, const SiteRecord& site,
                    int64_t now_ms);
@@ -205,6 +217,8 @@ class FrontierImpl final : public Frontier {
   // Records a write that failed with an I/O error (see WriteStatus()).
   // Any thread.
   void NoteWriteFailure(const Status& status);
+  // Starts file_syncer_ on the database files (frontier_writeback.cc).
+  void StartFileSyncer();
   Status CheckLayout();
   Status RebuildScheduler();
   Status LoadTimerMin(DbTxn* t);
@@ -280,6 +294,12 @@ class FrontierImpl final : public Frontier {
   // when Qc is empty. Removing an entry leaves it early, which only costs
   // a Tick that finds nothing.
   std::optional<int64_t> timer_min_;
+  // WriteBehind(): when the last slice ran, and the pages written so far.
+  int64_t write_behind_ms_ = 0;
+  uint64_t pages_written_behind_ = 0;
+  // Syncs the database files behind the write-behind while the
+  // environment is open (see FileSyncer).
+  std::unique_ptr<FileSyncer> file_syncer_;
 };
 
 }  // namespace frontier

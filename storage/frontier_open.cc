@@ -136,6 +136,7 @@ Status FrontierImpl::OpenEnvironment(int64_t start) {
                   "open environment in '" + opts_.dir + "'");
   if (!s.ok()) return s;
   closed_ = false;
+  StartFileSyncer();
   {
     // Recovery leaves the log durable: SyncLog() starts from this file.
     DB_LOG_STAT* st = nullptr;
@@ -247,8 +248,13 @@ Status FrontierImpl::RebuildScheduler() {
       stats_.scheduled += site.scheduled;
       stats_.dead += site.dead;
       if (site.queued > 0) {
-        s = PlaceSite(txn.get(), site_fp, site, 0);
-        if (!s.ok()) return s;
+        // Not PlaceSite(): its per-transaction bookkeeping (touched sites,
+        // head changes) would grow to a million entries here for nothing.
+        StatusOr<std::optional<QueuePos>> head = QueueHead(txn.get(), site_fp);
+        if (!head.ok()) return head.status();
+        SiteScheduler::Placement p = PlacementOf(site);
+        p.head = *head;
+        sched_.Place(site_fp, p, /*now_ms=*/0);
       }
       s = cursor.Next(&key, &value);
     }
@@ -275,6 +281,10 @@ uint64_t FrontierImpl::DataBytes() const {
 }
 
 Status FrontierImpl::Checkpoint() {
+  return CheckpointAndDropLogs(/*drop_now=*/false);
+}
+
+Status FrontierImpl::CheckpointAndDropLogs(bool drop_now) {
   if (closed_) return Status::IOError("frontier is closed");
   Status s;
   if (counters_saved_seq_ != commit_seq_.load()) {
@@ -289,10 +299,21 @@ Status FrontierImpl::Checkpoint() {
     return s;
   }
   flushed_seq_.store(commit_seq_.load());  // a checkpoint flushes the log
-  // Logs before the checkpoint are no longer needed for normal recovery.
+  // Logs before the checkpoint are no longer needed for normal recovery;
+  // the syncer's thread unlinks them (tens of milliseconds each).
   char** unused = nullptr;
-  s = bdb::FromDb(env_->log_archive(&unused, DB_ARCH_REMOVE), "log_archive");
-  if (unused != nullptr) free(unused);
+  if (drop_now) {
+    s = bdb::FromDb(env_->log_archive(&unused, DB_ARCH_REMOVE), "log_archive");
+    if (unused != nullptr) free(unused);
+    return s;
+  }
+  s = bdb::FromDb(env_->log_archive(&unused, DB_ARCH_ABS), "log_archive");
+  if (unused != nullptr) {
+    std::vector<std::string> paths;
+    for (char** p = unused; *p != nullptr; ++p) paths.emplace_back(*p);
+    free(unused);
+    file_syncer_->Remove(std::move(paths));
+  }
   return s;
 }
 
@@ -309,6 +330,7 @@ Status FrontierImpl::Close(bool skip_checkpoint) {
     Status s = Checkpoint();
     if (result.ok()) result = s;
   }
+  file_syncer_.reset();
   for (bdb::Database* db : {&urls_, &queue_, &timers_, &sites_, &meta_}) {
     Status s = db->Close();
     if (result.ok()) result = s;

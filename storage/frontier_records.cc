@@ -338,12 +338,18 @@ StatusOr<std::optional<QueuePos>> FrontierImpl::QueueHead(DbTxn* t,
   return std::optional<QueuePos>(pos);
 }
 
-Status FrontierImpl::PlaceSite(DbTxn* t, uint64_t site_fp,
-                               const SiteRecord& site, int64_t now_ms) {
-  touched_sites_.insert(site_fp);
+SiteScheduler::Placement FrontierImpl::PlacementOf(
+    const SiteRecord& site) const {
   SiteScheduler::Placement p;
   p.at_lease_cap = AtLeaseCap(site);
   p.next_allowed_ms = site.next_allowed_ms;
+  return p;
+}
+
+Status FrontierImpl::PlaceSite(DbTxn* t, uint64_t site_fp,
+                               const SiteRecord& site, int64_t now_ms) {
+  touched_sites_.insert(site_fp);
+  SiteScheduler::Placement p = PlacementOf(site);
   if (site.queued > 0) {
     p.head = KnownHead(site_fp);
     if (!p.head) {

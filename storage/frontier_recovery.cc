@@ -28,6 +28,7 @@ void FrontierImpl::CloseEnvironment() {
   // cache and the file descriptors), so the panic state is lifted first.
   // Nothing cached is written back: recovery rebuilds from the log.
   if (env_) (void)env_->set_flags(DB_PANIC_ENVIRONMENT, 0);
+  file_syncer_.reset();
   for (bdb::Database* db : {&urls_, &queue_, &timers_, &sites_, &meta_}) {
     (void)db->CloseWithoutSync();
   }

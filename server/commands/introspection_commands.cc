@@ -123,6 +123,7 @@ void PersistenceSection(const CommandContext& ctx, std::string& out) {
   Line(out, "last_checkpoint_status", s.last_checkpoint_ok ? "ok" : "err");
   Line(out, "last_checkpoint_duration_ms",
        static_cast<uint64_t>(s.last_checkpoint_duration_ms));
+  Line(out, "pages_written_behind", ctx.frontier.pages_written_behind());
   Line(out, "checkpoint_interval",
        FormatSeconds(ctx.config.checkpoint_interval_ms));
   Line(out, "recovery_time_ms", static_cast<uint64_t>(s.recovery_ms));

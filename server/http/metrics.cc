@@ -255,6 +255,10 @@ void RenderPersistence(Exposition& x, const StatsSources& src, int64_t now_ms) {
   x.One("frontierd_last_checkpoint_duration_seconds", "gauge",
         "How long the last checkpoint took.",
         Number(s.last_checkpoint_duration_ms / 1000.0));
+  x.One("frontierd_pages_written_behind_total", "counter",
+        "Cache pages written ahead of a checkpoint, so that the "
+        "checkpoint itself has little left to write.",
+        Number(src.frontier.pages_written_behind()));
   x.One("frontierd_recovery_duration_seconds", "gauge",
         "How long opening the data (recovery included) took at start.",
         Number(s.recovery_ms / 1000.0));
