@@ -1,4 +1,5 @@
 // End to end: MSEEN, the batched SEEN (issue 9, section 4).
+#include <chrono>
 #include <string>
 #include <vector>
 
@@ -14,12 +15,12 @@ TEST_F(MSeenTest, AnswersEachUrlInOrder) {
                  "http://c.example/3"}),
             Array({Int(1), Int(1), Int(1)}));
   const auto stats = Stats();
-  EXPECT_EQ(Cmd({"MSEEN", "http://c.example/3", "http://a.example/9",
-                 "ftp://a.example/", "HTTP://A.example:80/x/../2#f",
-                 "http://b.example/1", "http://zz.example/"}),
-            Array({Int(1), Int(0),
-                   Error("ERR invalid URL: unsupported scheme 'ftp'"), Int(1),
-                   Int(1), Int(0)}));
+  EXPECT_EQ(
+      Cmd({"MSEEN", "http://c.example/3", "http://a.example/9",
+           "ftp://a.example/", "HTTP://A.example:80/x/../2#f",
+           "http://b.example/1", "http://zz.example/"}),
+      Array({Int(1), Int(0), Error("ERR invalid URL: unsupported scheme 'ftp'"),
+             Int(1), Int(1), Int(0)}));
   // The error element is SEEN's.
   EXPECT_EQ(Cmd({"SEEN", "ftp://a.example/"}),
             Error("ERR invalid URL: unsupported scheme 'ftp'"));
@@ -63,6 +64,28 @@ TEST_F(MSeenWorkerTest, AWorkerMayRunIt) {
   EXPECT_EQ(c->Cmd({"ADD", "http://a.example/"}), Int(1));
   EXPECT_EQ(c->Cmd({"MSEEN", "http://a.example/", "http://b.example/"}),
             Array({Int(1), Int(0)}));
+}
+
+// The whole command line counts against proto-max-multibulk-len.
+class MSeenLimitTest : public FrontierdTest {
+ protected:
+  std::vector<std::string> ServerArgs() const override {
+    std::vector<std::string> args = DefaultTestArgs();
+    args.insert(args.end(), {"--proto-max-multibulk-len", "3"});
+    return args;
+  }
+};
+
+TEST_F(MSeenLimitTest, RespectsProtoMaxMultibulkLen) {
+  EXPECT_EQ(Cmd({"MSEEN", "http://a.example/", "http://b.example/"}),
+            Array({Int(0), Int(0)}));
+  RawConnection raw(server_->port());
+  ASSERT_TRUE(raw.Send(Resp({"MSEEN", "http://a.example/", "http://b.example/",
+                             "http://c.example/"})));
+  bool closed = false;
+  EXPECT_EQ(raw.ReadUntilClosed(std::chrono::seconds(5), &closed),
+            "-ERR Protocol error: invalid multibulk length\r\n");
+  EXPECT_TRUE(closed);
 }
 
 }  // namespace
