@@ -42,6 +42,8 @@ constexpr std::array kCommands = {
                 "Sets or clears a URL's recrawl period."},
     CommandSpec{"seen", c::Seen, 2, kR | kF | kWk, "frontier",
                 "Tells whether a URL is known."},
+    CommandSpec{"mseen", c::MSeen, -2, kR | kWk, "frontier",
+                "Tells whether each of several URLs is known."},
     CommandSpec{"urlinfo", c::UrlInfo, 2, kR | kF | kWk, "frontier",
                 "Returns a URL's record."},
     CommandSpec{"delay", c::Delay, 3, kW | kF | kA, "frontier",

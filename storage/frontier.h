@@ -144,6 +144,14 @@ class Frontier {
                                  int64_t now_ms) = 0;
   // Read-only: is the (normalised) URL known?
   virtual StatusOr<bool> Seen(std::string_view url) = 0;
+  // Read-only, MSEEN (DRUM's check without update): Seen() for each URL,
+  // answered in the order given. An element is the URL's answer or the
+  // same InvalidArgument Seen() gives for it; the call fails as a whole
+  // only on an I/O error or corrupt data. Nothing is written and no
+  // transaction is committed: the URLs are looked up in U key order (one
+  // site's URLs together) with one read cursor.
+  virtual StatusOr<std::vector<StatusOr<bool>>> SeenMany(
+      const std::vector<std::string_view>& urls) = 0;
   // Read-only: the URL's record, or nullopt if unknown.
   virtual StatusOr<std::optional<UrlInfo>> Info(std::string_view url) = 0;
   // Sets the politeness delay of the site that `site` names (a host, a

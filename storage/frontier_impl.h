@@ -75,6 +75,8 @@ class FrontierImpl final : public Frontier {
   StatusOr<bool> Recrawl(std::string_view url, int64_t period_ms,
                          int64_t now_ms) override;
   StatusOr<bool> Seen(std::string_view url) override;
+  StatusOr<std::vector<StatusOr<bool>>> SeenMany(
+      const std::vector<std::string_view>& urls) override;  // frontier_batch.cc
   StatusOr<std::optional<UrlInfo>> Info(std::string_view url) override;
   Status SetSiteDelay(std::string_view site, int64_t delay_ms,
                       int64_t now_ms) override;

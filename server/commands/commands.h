@@ -29,6 +29,7 @@ void Confirm(CommandContext& ctx);
 void Fail(CommandContext& ctx);
 void Recrawl(CommandContext& ctx);
 void Seen(CommandContext& ctx);
+void MSeen(CommandContext& ctx);
 void UrlInfo(CommandContext& ctx);
 void Delay(CommandContext& ctx);
 void Stats(CommandContext& ctx);

@@ -222,6 +222,18 @@ void Seen(CommandContext& ctx) {
   ReplyBool(ctx.reply, ctx.frontier.Seen(ctx.argv[1]));
 }
 
+// MSEEN url [url ...]
+void MSeen(CommandContext& ctx) {
+  std::vector<std::string_view> urls(ctx.argv.begin() + 1, ctx.argv.end());
+  auto answers = ctx.frontier.SeenMany(urls);
+  if (!answers.ok()) {
+    ReplyStatus(ctx.reply, answers.status());
+    return;
+  }
+  ctx.reply.Array(answers->size());
+  for (const StatusOr<bool>& one : *answers) ReplyBool(ctx.reply, one);
+}
+
 // URLINFO url
 void UrlInfo(CommandContext& ctx) {
   auto info = ctx.frontier.Info(ctx.argv[1]);
