@@ -357,7 +357,9 @@ const std::vector<Directive>& Table() {
                                    &Config::default_priority, 0, 9999)),
       Choice<QueueOrder>(
           "order", "bfs", &Config::order,
-          {{"bfs", QueueOrder::kBfs}, {"priority", QueueOrder::kPriority}}),
+          {{"bfs", QueueOrder::kBfs},
+           {"priority", QueueOrder::kPriority},
+           {"popularity", QueueOrder::kPopularity}}),
       Flagged(kDirRuntime,
               Integer("max-attempts", "5", &Config::max_attempts, 1, kMaxInt)),
       Flagged(kDirRuntime,
