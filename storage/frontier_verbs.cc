@@ -63,6 +63,8 @@ Status FrontierImpl::AddKnown(DbTxn* t, const Resolved& url, int64_t now_ms,
     rec->backlinks++;
     return StoreUrl(t, url.key, *rec);
   }
+  // The site's record comes out as it went in (one URL out of Q, the same
+  // one back in): it is not written; only the site's head may change.
   SiteRecord site;
   Status s = LoadSite(t, rec->site_fp, &site);
   if (s.ok()) s = Dequeue(t, url.key, *rec, &site);
@@ -70,7 +72,6 @@ Status FrontierImpl::AddKnown(DbTxn* t, const Resolved& url, int64_t now_ms,
   if (s.ok()) s = Enqueue(t, url.key, rec, &site);
   if (s.ok()) s = StoreUrl(t, url.key, *rec);
   if (!s.ok()) return s;
-  StoreSite(rec->site_fp, site);
   return PlaceSite(t, rec->site_fp, site, now_ms);
 }
 
