@@ -164,8 +164,8 @@ class FrontierImpl final : public Frontier {
                 AddOutcome* out);
   // ADD of a URL whose record `rec` is stored: counts a back-link (and,
   // under `order popularity`, moves a queued URL whose class grows).
-  Status AddKnown(DbTxn* t, const Resolved& url, int64_t now_ms,
-                  UrlRecord* rec, AddOutcome* out);
+  Status AddKnown(DbTxn* t, const Resolved& url, int64_t now_ms, UrlRecord* rec,
+                  AddOutcome* out);
   Status PopOne(DbTxn* t, int64_t lease_ms, int64_t now_ms,
                 std::vector<std::string>* out, bool* popped);
   // Applies one due Qc entry (its key already deleted).

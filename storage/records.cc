@@ -1,9 +1,9 @@
 #include "storage/records.h"
 
+#include <xxhash.h>
+
 #include <algorithm>
 #include <bit>
-
-#include <xxhash.h>
 
 #include "storage/coding.h"
 

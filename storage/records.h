@@ -2,7 +2,8 @@
 //
 //   urls   (U):  UrlKey   -> UrlRecord    B-tree, grouped by host (VEUNIQ)
 //   queue  (Q):  QueueKey -> ""           B-tree, grouped by site, then the
-//                                         paper's G+p+h(K) (or p+G+h(K))
+//                                         paper's G+p+h(K) (or p+G+h(K), or
+//                                         back-link class+G+p+h(K))
 //   timers (Qc): TimerKey -> ""           B-tree, T+h(K): leases, retries,
 //                                         recrawl dates
 //   sites:       site fp  -> SiteRecord   politeness state and counts

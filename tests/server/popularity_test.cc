@@ -35,9 +35,8 @@ class PopularityTest : public FrontierdTest {
   // a.example/3 gains 1 back-link (class 1) and b.example/2 gains 4
   // (class 2), from pages of a third site.
   void AddAndLink() {
-    Links("", {"http://a.example/1", "http://a.example/2",
-               "http://a.example/3", "http://b.example/1",
-               "http://b.example/2"});
+    Links("", {"http://a.example/1", "http://a.example/2", "http://a.example/3",
+               "http://b.example/1", "http://b.example/2"});
     Links("http://c.example/p1", {"http://a.example/3", "http://b.example/2"});
     Links("http://c.example/p2", {"http://b.example/2"});
     Links("http://c.example/p3", {"http://b.example/2", "http://b.example/2"});
@@ -63,19 +62,17 @@ TEST_F(PopularityTest, AmongEqualsLowerDepthThenPriority) {
   Links("http://a.example/", {"http://a.example/deep"});
   ASSERT_EQ(Cmd({"ADD", "http://b.example/", "PRIORITY", "10"}), Int(1));
   ASSERT_EQ(Cmd({"ADD", "http://c.example/", "PRIORITY", "9000"}), Int(1));
-  EXPECT_EQ(PopAll(),
-            (std::vector<std::string>{"http://b.example/", "http://a.example/",
-                                      "http://c.example/",
-                                      "http://a.example/deep"}));
+  EXPECT_EQ(PopAll(), (std::vector<std::string>{
+                          "http://b.example/", "http://a.example/",
+                          "http://c.example/", "http://a.example/deep"}));
   // One back-link lifts the deepest, least urgent URL above them all.
   ASSERT_EQ(Cmd({"FAIL", "http://a.example/deep"}), Int(1));
   ASSERT_EQ(Cmd({"FAIL", "http://c.example/"}), Int(1));
   ASSERT_EQ(Cmd({"FAIL", "http://b.example/"}), Int(1));
   Links("http://b.example/", {"http://a.example/deep"});
-  EXPECT_EQ(PopAll(),
-            (std::vector<std::string>{"http://a.example/deep",
-                                      "http://b.example/",
-                                      "http://c.example/"}));
+  EXPECT_EQ(PopAll(), (std::vector<std::string>{"http://a.example/deep",
+                                                "http://b.example/",
+                                                "http://c.example/"}));
 }
 
 TEST_F(PopularityTest, RestartKeepsTheOrder) {

@@ -159,8 +159,9 @@ TEST_F(PopularityFrontierTest, QueuedUrlsMoveUpAsBacklinksArrive) {
 
 TEST_F(PopularityFrontierTest, MaddAnswersInArgumentOrder) {
   // Links in an order unlike U key order, one given twice, one invalid.
-  auto r = fr_->AddMany("", {"http://z.com/9", "http://a.com/1", "ftp://x/",
-                             "http://m.com/5", "http://a.com/1"},
+  auto r = fr_->AddMany("",
+                        {"http://z.com/9", "http://a.com/1", "ftp://x/",
+                         "http://m.com/5", "http://a.com/1"},
                         kNow);
   ASSERT_TRUE(r.ok()) << r.status().ToString();
   ASSERT_EQ(r->size(), 5u);
@@ -178,7 +179,8 @@ TEST_F(PopularityFrontierTest, MaddAnswersInArgumentOrder) {
   EXPECT_EQ(popped[0], "http://a.com/1");
 }
 
-TEST_F(PopularityFrontierTest, OrderSurvivesRestartAndOtherStatesKeepTheirCount) {
+TEST_F(PopularityFrontierTest,
+       OrderSurvivesRestartAndOtherStatesKeepTheirCount) {
   Links("", {"http://a.com/1", "http://a.com/2", "http://b.com/1"});
   auto leased = fr_->Pop(1, 0, kNow);
   ASSERT_TRUE(leased.ok() && leased->size() == 1u);
@@ -188,8 +190,9 @@ TEST_F(PopularityFrontierTest, OrderSurvivesRestartAndOtherStatesKeepTheirCount)
   std::string favourite =
       out == "http://a.com/2" ? "http://b.com/1" : "http://a.com/2";
   Links("", {favourite});
-  Open();  // restart
-  auto fail = fr_->Fail(out, 0, kNow);  // back to the queue, class 2
+  Open();  // a restart
+  // Back to the queue, at class 2.
+  auto fail = fr_->Fail(out, 0, kNow);
   ASSERT_TRUE(fail.ok() && *fail);
   const std::vector<std::string> popped = PopAll();
   ASSERT_EQ(popped.size(), 3u);
