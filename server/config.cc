@@ -355,9 +355,10 @@ const std::vector<Directive>& Table() {
                 {{"host", S::kHost}, {"domain", S::kDomain}}),
       Flagged(kDirRuntime, Integer("default-priority", "5000",
                                    &Config::default_priority, 0, 9999)),
-      Choice<QueueOrder>(
-          "order", "bfs", &Config::order,
-          {{"bfs", QueueOrder::kBfs}, {"priority", QueueOrder::kPriority}}),
+      Choice<QueueOrder>("order", "bfs", &Config::order,
+                         {{"bfs", QueueOrder::kBfs},
+                          {"priority", QueueOrder::kPriority},
+                          {"popularity", QueueOrder::kPopularity}}),
       Flagged(kDirRuntime,
               Integer("max-attempts", "5", &Config::max_attempts, 1, kMaxInt)),
       Flagged(kDirRuntime,

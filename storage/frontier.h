@@ -27,7 +27,9 @@
 
 namespace frontier {
 
-enum class QueueOrder { kBfs, kPriority };  // G+p+h(K) or p+G+h(K)
+// G+p+h(K), p+G+h(K), or most back-links first, then G+p+h(K) (by the
+// class floor(log2(1 + back-links)), see records.h).
+enum class QueueOrder { kBfs, kPriority, kPopularity };
 
 struct FrontierOptions {
   std::string dir = "./data";           // created if missing

@@ -1,4 +1,5 @@
-// FrontierImpl: batched verbs (MSEEN, DRUM's check without update).
+// FrontierImpl: batched verbs (MADD, DRUM's check+update, and MSEEN, its
+// check without update). Both visit their URLs in U key order.
 #include <algorithm>
 #include <cstdint>
 
@@ -6,26 +7,75 @@
 
 namespace frontier {
 
-StatusOr<std::vector<StatusOr<bool>>> FrontierImpl::SeenMany(
-    const std::vector<std::string_view>& urls) {
-  std::vector<StatusOr<Resolved>> targets;
-  targets.reserve(urls.size());
-  std::vector<uint32_t> order;  // indices of the valid URLs, in key order
-  order.reserve(urls.size());
-  for (std::string_view u : urls) {
-    targets.push_back(Resolve(u, "invalid URL"));
-    if (targets.back().ok()) {
-      order.push_back(static_cast<uint32_t>(targets.size() - 1));
-    }
+std::vector<uint32_t> FrontierImpl::InKeyOrder(
+    const std::vector<StatusOr<Resolved>>& targets) {
+  std::vector<uint32_t> order;
+  order.reserve(targets.size());
+  for (size_t i = 0; i < targets.size(); ++i) {
+    if (targets[i].ok()) order.push_back(static_cast<uint32_t>(i));
   }
   // U's key is host fingerprint then URL fingerprint, big-endian: sorting
   // by the pair walks the B-tree left to right, one host's pages together.
+  // Stable: a URL given twice is seen first where it is first given.
   auto key_of = [&](uint32_t i) {
     const UrlKey& k = targets[i]->key;
     return std::pair(k.host_fp, k.url_fp);
   };
-  std::sort(order.begin(), order.end(),
-            [&](uint32_t a, uint32_t b) { return key_of(a) < key_of(b); });
+  std::stable_sort(order.begin(), order.end(), [&](uint32_t a, uint32_t b) {
+    return key_of(a) < key_of(b);
+  });
+  return order;
+}
+
+StatusOr<std::vector<StatusOr<AddOutcome>>> FrontierImpl::AddMany(
+    std::string_view ref, const std::vector<std::string_view>& urls,
+    int64_t now_ms) {
+  std::optional<Resolved> source;
+  if (!ref.empty()) {
+    StatusOr<Resolved> r = Resolve(ref, "invalid ref URL");
+    if (!r.ok()) return r.status();
+    source = std::move(r).value();
+  }
+  std::vector<StatusOr<Resolved>> targets;
+  targets.reserve(urls.size());
+  for (std::string_view u : urls) targets.push_back(Resolve(u, "invalid URL"));
+  const std::vector<uint32_t> order = InKeyOrder(targets);
+
+  std::vector<StatusOr<AddOutcome>> results;
+  Status s = RunWrite([&](DbTxn* t) {
+    results.assign(targets.size(), StatusOr<AddOutcome>(AddOutcome::kKnown));
+    for (size_t i = 0; i < targets.size(); ++i) {
+      if (!targets[i].ok()) results[i] = targets[i].status();
+    }
+    RefContext ctx;
+    if (source) {
+      Status rs = LoadRefContext(t, *source, &ctx);
+      if (!rs.ok()) return rs;
+    }
+    for (uint32_t i : order) {
+      AddOutcome outcome = AddOutcome::kKnown;
+      Status as = AddOne(t, *targets[i], source ? &ctx : nullptr, AddOptions(),
+                         now_ms, /*likely_new=*/false, &outcome);
+      if (as.IsInvalidArgument()) {
+        results[i] = as;
+      } else if (!as.ok()) {
+        return as;
+      } else {
+        results[i] = outcome;
+      }
+    }
+    return Status::OK();
+  });
+  if (!s.ok()) return s;
+  return results;
+}
+
+StatusOr<std::vector<StatusOr<bool>>> FrontierImpl::SeenMany(
+    const std::vector<std::string_view>& urls) {
+  std::vector<StatusOr<Resolved>> targets;
+  targets.reserve(urls.size());
+  for (std::string_view u : urls) targets.push_back(Resolve(u, "invalid URL"));
+  const std::vector<uint32_t> order = InKeyOrder(targets);
 
   std::vector<StatusOr<bool>> results(urls.size(), StatusOr<bool>(false));
   for (size_t i = 0; i < targets.size(); ++i) {

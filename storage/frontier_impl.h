@@ -66,7 +66,7 @@ class FrontierImpl final : public Frontier {
                            const AddOptions& options, int64_t now_ms) override;
   StatusOr<std::vector<StatusOr<AddOutcome>>> AddMany(
       std::string_view ref, const std::vector<std::string_view>& urls,
-      int64_t now_ms) override;
+      int64_t now_ms) override;  // frontier_batch.cc
   StatusOr<std::vector<std::string>> Pop(size_t count, int64_t lease_ms,
                                          int64_t now_ms) override;
   StatusOr<bool> Confirm(std::string_view url, const ConfirmOptions& options,
@@ -143,6 +143,10 @@ class FrontierImpl final : public Frontier {
   // next call): libpsl's lookup costs about 12k instructions, and a page's
   // links mostly share a few hosts. Bounded.
   SiteRef SiteFor(const std::string& host, uint64_t host_fp, SiteScope scope);
+  // The indices of the valid `targets` in U key order, stably: the order a
+  // batched verb visits them in (frontier_batch.cc).
+  static std::vector<uint32_t> InKeyOrder(
+      const std::vector<StatusOr<Resolved>>& targets);
   // Normalises `url`; InvalidArgument "<what>: <reason>" if refused.
   StatusOr<Resolved> Resolve(std::string_view url, const char* what) const;
   Status LoadRefContext(DbTxn* t, const Resolved& ref, RefContext* out);
@@ -159,8 +163,9 @@ class FrontierImpl final : public Frontier {
   Status AddOne(DbTxn* t, const Resolved& url, const RefContext* ref,
                 const AddOptions& options, int64_t now_ms, bool likely_new,
                 AddOutcome* out);
-  // ADD of a URL whose record `rec` is stored: counts a back-link.
-  Status AddKnown(DbTxn* t, const Resolved& url, UrlRecord* rec,
+  // ADD of a URL whose record `rec` is stored: counts a back-link (and,
+  // under `order popularity`, moves a queued URL whose class grows).
+  Status AddKnown(DbTxn* t, const Resolved& url, int64_t now_ms, UrlRecord* rec,
                   AddOutcome* out);
   Status PopOne(DbTxn* t, int64_t lease_ms, int64_t now_ms,
                 std::vector<std::string>* out, bool* popped);

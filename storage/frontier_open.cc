@@ -21,9 +21,20 @@ constexpr const char* kLayoutVersion = "v2";
 constexpr uint32_t kLogBufferBytes = 4u << 20;
 constexpr uint32_t kLogFileBytes = 64u << 20;
 
+const char* OrderName(QueueOrder order) {
+  switch (order) {
+    case QueueOrder::kBfs:
+      return "bfs";
+    case QueueOrder::kPriority:
+      return "priority";
+    case QueueOrder::kPopularity:
+      return "popularity";
+  }
+  return "unknown";
+}
+
 std::string LayoutString(const FrontierOptions& o) {
-  return std::string(kLayoutVersion) + " order=" +
-         (o.order == QueueOrder::kBfs ? "bfs" : "priority") +
+  return std::string(kLayoutVersion) + " order=" + OrderName(o.order) +
          " politeness-scope=" +
          (o.politeness_scope == SiteScope::kHost ? "host" : "domain");
 }

@@ -223,12 +223,19 @@ Status FrontierImpl::SaveCounters(u_int32_t commit_flags) {
 
 QueuePos FrontierImpl::PosOf(const UrlRecord& rec, const UrlKey& key) const {
   QueuePos pos;
-  if (opts_.order == QueueOrder::kBfs) {
-    pos.major = rec.depth;
-    pos.minor = rec.priority;
-  } else {
-    pos.major = rec.priority;
-    pos.minor = rec.depth;
+  switch (opts_.order) {
+    case QueueOrder::kBfs:
+      pos.major = rec.depth;
+      pos.minor = rec.priority;
+      break;
+    case QueueOrder::kPriority:
+      pos.major = rec.priority;
+      pos.minor = rec.depth;
+      break;
+    case QueueOrder::kPopularity:
+      pos.major = PopularityMajor(rec.backlinks, rec.depth);
+      pos.minor = rec.priority;
+      break;
   }
   pos.url = key;
   return pos;

@@ -2,6 +2,8 @@
 
 #include <xxhash.h>
 
+#include <algorithm>
+#include <bit>
 #include <cstdint>
 
 #include "storage/coding.h"
@@ -43,6 +45,21 @@ KeyBytes<kUrlKeySize> EncodeUrlKey(const UrlKey& key) {
 bool DecodeUrlKey(std::string_view in, UrlKey* key) {
   return in.size() == kUrlKeySize && GetU64(&in, &key->host_fp) &&
          GetU64(&in, &key->url_fp);
+}
+
+int PopularityClass(uint64_t backlinks) {
+  // floor(log2(1 + b)) = bit width of (1 + b) minus one; 1 + b overflows
+  // only at b = 2^64 - 1, whose class is capped anyway.
+  if (backlinks >= (uint64_t{1} << kMaxPopularityClass) - 1) {
+    return kMaxPopularityClass;
+  }
+  return static_cast<int>(std::bit_width(backlinks + 1)) - 1;
+}
+
+uint16_t PopularityMajor(uint64_t backlinks, uint16_t depth) {
+  const int inverted = kMaxPopularityClass - PopularityClass(backlinks);
+  const int g = std::min<int>(depth, kMaxPopularityDepth);
+  return static_cast<uint16_t>((inverted << kPopularityDepthBits) | g);
 }
 
 std::string QueueSitePrefix(uint64_t site_fp) {

@@ -2,7 +2,8 @@
 //
 //   urls   (U):  UrlKey   -> UrlRecord    B-tree, grouped by host (VEUNIQ)
 //   queue  (Q):  QueueKey -> ""           B-tree, grouped by site, then the
-//                                         paper's G+p+h(K) (or p+G+h(K))
+//                                         paper's G+p+h(K) (or p+G+h(K), or
+//                                         back-link class+G+p+h(K))
 //   timers (Qc): TimerKey -> ""           B-tree, T+h(K): leases, retries,
 //                                         recrawl dates
 //   sites:       site fp  -> SiteRecord   politeness state and counts
@@ -41,11 +42,12 @@ inline constexpr size_t kUrlKeySize = 16;
 KeyBytes<kUrlKeySize> EncodeUrlKey(const UrlKey& key);
 bool DecodeUrlKey(std::string_view in, UrlKey* key);
 
-// The position of a URL inside its site's queue: (G, p) or (p, G), then
-// h(K). Orders URLs across sites too (the ready-site index uses it).
+// The position of a URL inside its site's queue: (G, p), (p, G) or
+// (popularity class, G, p), then h(K). Orders URLs across sites too (the
+// ready-site index uses it).
 struct QueuePos {
-  uint16_t major = 0;  // G for bfs, p for priority
-  uint16_t minor = 0;  // p for bfs, G for priority
+  uint16_t major = 0;  // G for bfs, p for priority, see PopularityMajor
+  uint16_t minor = 0;  // p for bfs and popularity, G for priority
   UrlKey url;          // h(K): url_fp then host_fp in the key bytes
   auto operator<=>(const QueuePos& o) const {
     if (auto c = major <=> o.major; c != 0) return c;
@@ -55,6 +57,19 @@ struct QueuePos {
   }
   bool operator==(const QueuePos& o) const = default;
 };
+// `order popularity`: a URL's class is floor(log2(1 + back-links)), so a
+// URL with at least one back-link and at least four times the back-links
+// of another has a higher class (1 + 4b >= 2(1 + b) for b >= 1). The class
+// is capped at kMaxPopularityClass (2^63 - 1 back-links, never reached).
+inline constexpr int kMaxPopularityClass = 63;
+int PopularityClass(uint64_t backlinks);
+// Major is (kMaxPopularityClass - class) << kPopularityDepthBits | min(G,
+// kMaxPopularityDepth): a higher class sorts first, then lower G; depths
+// above kMaxPopularityDepth tie (p and h(K) order them). Minor is p.
+inline constexpr int kPopularityDepthBits = 10;
+inline constexpr int kMaxPopularityDepth = (1 << kPopularityDepthBits) - 1;
+uint16_t PopularityMajor(uint64_t backlinks, uint16_t depth);
+
 inline constexpr size_t kQueueKeySize = 8 + 2 + 2 + 16;
 KeyBytes<kQueueKeySize> EncodeQueueKey(uint64_t site_fp, const QueuePos& pos);
 std::string QueueSitePrefix(uint64_t site_fp);
