@@ -192,7 +192,7 @@ TEST_F(PopularityFrontierTest,
   Links("", {favourite});
   Open();  // a restart
   // Back to the queue, at class 2.
-  auto fail = fr_->Fail(out, 0, kNow);
+  auto fail = fr_->Fail(out, FailOptions(), kNow);
   ASSERT_TRUE(fail.ok() && *fail);
   const std::vector<std::string> popped = PopAll();
   ASSERT_EQ(popped.size(), 3u);
