@@ -163,7 +163,8 @@ void PrintTable(const Options& o, const RunResult& r,
   std::printf("frontier-bench %s -> %s at %s:%d, %d connections, pipeline %d",
               WorkloadName(o.workload), TargetName(o.target), o.host.c_str(),
               o.port, o.connections, o.pipeline);
-  if (o.workload != Workload::kAdd) std::printf(", %d per POP", o.pop_count);
+  if (o.workload != Workload::kAdd && o.workload != Workload::kConfirm)
+    std::printf(", %d per POP", o.pop_count);
   std::printf(", seed %" PRIu64 "\n", o.seed);
   std::printf("  %-16s %.2f s%s\n", "elapsed", r.seconds,
               r.hit_duration ? " (--duration reached)" : "");

@@ -15,7 +15,35 @@ namespace {
 
 constexpr auto kIdlePause = std::chrono::milliseconds(2);
 
+// One command per index in [begin, end), s.o.pipeline per round trip:
+// build(args, i) spells command i, on_reply counts its reply.
+template <typename Build, typename OnReply>
+void SendInRounds(Shared& s, size_t begin, size_t end, Verb verb,
+                  Connection& conn, Counters& c, Build&& build,
+                  OnReply&& on_reply) {
+  Pipe pipe(conn, c);
+  CommandArgs args;
+  auto batch = static_cast<size_t>(s.o.pipeline);
+  for (size_t i = begin; i < end && !s.ShouldStop();) {
+    size_t n = std::min(batch, end - i);
+    for (size_t k = 0; k < n; ++k) {
+      build(args, i + k);
+      pipe.Queue(verb, args);
+    }
+    if (!pipe.Flush(on_reply)) return;
+    i += n;
+  }
+}
+
 }  // namespace
+
+bool IdleWait::Continue() {
+  uint64_t now = NowNanos();
+  if (since_ == 0) since_ = now;
+  if (now - since_ >= limit_) return false;
+  std::this_thread::sleep_for(kIdlePause);
+  return true;
+}
 
 uint64_t NowNanos() {
   return static_cast<uint64_t>(
@@ -161,36 +189,20 @@ AddPlan MakeAddPlan(const Options& o, std::string_view tag, double dup_ratio) {
 
 void AddWorker(Shared& s, const AddPlan& plan, size_t begin, size_t end,
                Connection& conn, Counters& c) {
-  Pipe pipe(conn, c);
-  CommandArgs args;
-  auto on_reply = [&](Verb, const redisReply* r) { CountAddReply(r, c); };
-  size_t batch = static_cast<size_t>(s.o.pipeline);
-  for (size_t i = begin; i < end && !s.ShouldStop();) {
-    size_t n = std::min(batch, end - i);
-    for (size_t k = 0; k < n; ++k) {
-      s.verbs.Add(args, plan.urls[plan.ops[i + k]]);
-      pipe.Queue(kVerbAdd, args);
-    }
-    if (!pipe.Flush(on_reply)) return;
-    i += n;
-  }
+  SendInRounds(
+      s, begin, end, kVerbAdd, conn, c,
+      [&](CommandArgs& args, size_t i) {
+        s.verbs.Add(args, plan.urls[plan.ops[i]]);
+      },
+      [&](Verb, const redisReply* r) { CountAddReply(r, c); });
 }
 
 void ConfirmWorker(Shared& s, const UrlList& urls, size_t begin, size_t end,
                    Connection& conn, Counters& c) {
-  Pipe pipe(conn, c);
-  CommandArgs args;
-  auto on_reply = [&](Verb, const redisReply* r) { CountConfirmReply(r, c); };
-  size_t batch = static_cast<size_t>(s.o.pipeline);
-  for (size_t i = begin; i < end && !s.ShouldStop();) {
-    size_t n = std::min(batch, end - i);
-    for (size_t k = 0; k < n; ++k) {
-      s.verbs.Confirm(args, urls[i + k]);
-      pipe.Queue(kVerbConfirm, args);
-    }
-    if (!pipe.Flush(on_reply)) return;
-    i += n;
-  }
+  SendInRounds(
+      s, begin, end, kVerbConfirm, conn, c,
+      [&](CommandArgs& args, size_t i) { s.verbs.Confirm(args, urls[i]); },
+      [&](Verb, const redisReply* r) { CountConfirmReply(r, c); });
 }
 
 void PopWorker(Shared& s, Budget& budget, Connection& conn, Counters& c,
@@ -199,7 +211,7 @@ void PopWorker(Shared& s, Budget& budget, Connection& conn, Counters& c,
   const int per_pop = s.o.pop_count;
   // As pop-confirm: the plain form only when nothing is pipelined.
   const bool plain = per_round == 1 && per_pop == 1;
-  const auto idle_limit = static_cast<uint64_t>(s.o.idle_wait * 1e9);
+  IdleWait idle(s.o.idle_wait);
   Pipe pipe(conn, c);
   CommandArgs args;
   size_t got = 0;
@@ -207,7 +219,6 @@ void PopWorker(Shared& s, Budget& budget, Connection& conn, Counters& c,
     got +=
         TakePopReply(r, c, [&](std::string_view url) { popped->Append(url); });
   };
-  uint64_t idle_since = 0;
   while (!s.ShouldStop()) {
     int claimed = budget.Claim(per_round);
     if (claimed == 0) return;
@@ -219,13 +230,10 @@ void PopWorker(Shared& s, Budget& budget, Connection& conn, Counters& c,
     if (!pipe.Flush(on_reply)) return;
     budget.Return(claimed - static_cast<int>(got));
     if (got > 0) {
-      idle_since = 0;
-      continue;
+      idle.Reset();
+    } else if (!idle.Continue()) {
+      return;
     }
-    uint64_t now = NowNanos();
-    if (idle_since == 0) idle_since = now;
-    if (now - idle_since >= idle_limit) return;
-    std::this_thread::sleep_for(kIdlePause);
   }
 }
 

@@ -49,6 +49,22 @@ class Budget {
   std::atomic<int64_t> left_;
 };
 
+// How long POP has given nothing; a connection stops after --idle-wait.
+class IdleWait {
+ public:
+  explicit IdleWait(double seconds)
+      : limit_(static_cast<uint64_t>(seconds * 1e9)) {}
+  // After a POP that gave something.
+  void Reset() { since_ = 0; }
+  // After an empty POP: false once POP has been empty for the whole wait,
+  // else pauses a moment (2 ms) before the caller retries and returns true.
+  bool Continue();
+
+ private:
+  uint64_t limit_;
+  uint64_t since_ = 0;
+};
+
 // URLs in one buffer with their end offsets: no allocation per URL, even for
 // millions of them.
 class UrlList {

@@ -1,9 +1,7 @@
 #include "workloads.h"
 
 #include <algorithm>
-#include <chrono>
 #include <memory>
-#include <thread>
 
 #include "client.h"
 #include "common/str_cat.h"
@@ -17,7 +15,6 @@ using frontier_client::StrCat;
 namespace {
 
 constexpr size_t kMaxErrorText = 200;
-constexpr auto kIdlePause = std::chrono::milliseconds(2);
 
 // ---- pop-confirm and crawl: POP, work on each URL, CONFIRM ----
 
@@ -40,8 +37,7 @@ class PopLoop {
     const bool serial = s_.o.pipeline == 1;
     const int per_pop = s_.o.pop_count;
     const int pop_arg = (serial && per_pop == 1) ? 0 : per_pop;
-    const auto idle_limit = static_cast<uint64_t>(s_.o.idle_wait * 1e9);
-    uint64_t idle_since = 0;
+    IdleWait idle(s_.o.idle_wait);
     size_t held = 0;
     auto on_reply = [&](Verb verb, const redisReply* r) {
       if (verb == kVerbConfirm) {
@@ -79,13 +75,10 @@ class PopLoop {
       held = popped_now_;
       budget_.Return(claimed - static_cast<int>(held));
       if (held > 0) {
-        idle_since = 0;
-        continue;
+        idle.Reset();
+      } else if (!idle.Continue()) {
+        return;
       }
-      uint64_t now = NowNanos();
-      if (idle_since == 0) idle_since = now;
-      if (now - idle_since >= idle_limit) return;
-      std::this_thread::sleep_for(kIdlePause);
     }
   }
 
