@@ -20,6 +20,8 @@
 #   -n N                 URLs of the pipelined add row [COMPARE_N=1000000]
 #   -c C                 connections [COMPARE_CONNS=50]
 #   -P P                 pipeline depth of the pipelined rows [COMPARE_PIPELINE=64]
+#   --n-verb N           URLs of each per-verb row (pop-only, confirm-only: loaded
+#                        unmeasured, then each verb timed alone) [COMPARE_N_VERB=N]
 #   --sites S            sites [COMPARE_SITES=10000]
 #   --n-serial N         ADDs of the C-connection unpipelined row [COMPARE_N_SERIAL=N/20]
 #   --n-single N         ADDs of the 1-connection row [COMPARE_N_SINGLE=N/500, min 100]
@@ -44,6 +46,7 @@ N="${COMPARE_N:-1000000}"
 CONNS="${COMPARE_CONNS:-50}"
 PIPELINE="${COMPARE_PIPELINE:-64}"
 SITES="${COMPARE_SITES:-10000}"
+N_VERB="${COMPARE_N_VERB:-}"
 N_SERIAL="${COMPARE_N_SERIAL:-}"
 N_SINGLE="${COMPARE_N_SINGLE:-}"
 PAGES="${COMPARE_PAGES:-}"
@@ -63,6 +66,7 @@ while [ $# -gt 0 ]; do
     -c) CONNS="$2"; shift 2 ;;
     -P) PIPELINE="$2"; shift 2 ;;
     --sites) SITES="$2"; shift 2 ;;
+    --n-verb) N_VERB="$2"; shift 2 ;;
     --n-serial) N_SERIAL="$2"; shift 2 ;;
     --n-single) N_SINGLE="$2"; shift 2 ;;
     --pages) PAGES="$2"; shift 2 ;;
@@ -76,7 +80,8 @@ while [ $# -gt 0 ]; do
     *) die "unknown option '$1' (try --help)" ;;
   esac
 done
-for v in N CONNS PIPELINE SITES CRAWL_PIPELINE POLITE_SECONDS ROW_TIMEOUT; do
+[ -n "$N_VERB" ] || N_VERB="$N"
+for v in N N_VERB CONNS PIPELINE SITES CRAWL_PIPELINE POLITE_SECONDS ROW_TIMEOUT; do
   [[ "${!v}" =~ ^[0-9]+$ ]] || die "$v must be a whole number, got '${!v}'"
 done
 [ -n "$N_SERIAL" ] || N_SERIAL=$(( N / 20 > 100 ? N / 20 : 100 ))
@@ -233,7 +238,9 @@ run() {  # row-id server workload bench-args...
   RATE[$row.$name]="$(json_field "$json" rate)"
   UNIT[$row]="$(sed -nE 's/.*"rate_unit":"([^"]*)".*/\1/p' <<< "$json")"
   local verb
-  case "$workload" in add) verb=ADD ;; pop-confirm) verb=POP ;; crawl) verb=MADD ;; esac
+  case "$workload" in
+    add) verb=ADD ;; pop-confirm|pop) verb=POP ;; confirm) verb=CONFIRM ;; crawl) verb=MADD ;;
+  esac
   P99[$row.$name]="$(json_p99 "$json" "$verb")"
   RSS[$name]="$(json_field "$json" rss_bytes)"
   DATA[$name]="$(json_field "$json" data_bytes)"
@@ -259,7 +266,7 @@ row() {  # id label servers workload args...
 
 all="fd always everysec"
 polite_args=(--duration "$POLITE_SECONDS")
-echo "compare-redis: N=$N CONNS=$CONNS PIPELINE=$PIPELINE SITES=$SITES N_SERIAL=$N_SERIAL" \
+echo "compare-redis: N=$N CONNS=$CONNS PIPELINE=$PIPELINE SITES=$SITES N_VERB=$N_VERB N_SERIAL=$N_SERIAL" \
   "N_SINGLE=$N_SINGLE PAGES=$PAGES CRAWL_PIPELINE=$CRAWL_PIPELINE; results in $OUT" >&2
 
 row add-pipe "add -c $CONNS -P $PIPELINE -n $N" "$all" add \
@@ -268,6 +275,12 @@ run add-pipe polite add -c "$CONNS" -P "$PIPELINE" -n "$N" --seed 11
 row pop-pipe "pop-confirm -c $CONNS -P $PIPELINE" "$all" pop-confirm \
   -c "$CONNS" -P "$PIPELINE"
 run pop-pipe polite pop-confirm -c "$CONNS" -P "$PIPELINE" --idle-wait 1.5 "${polite_args[@]}"
+# Each verb timed alone; the bench loads (and for confirm pops) the URLs
+# first, unmeasured, and confirms what it leased, so the queue stays empty.
+row pop-only-pipe "pop -c $CONNS -P $PIPELINE -n $N_VERB" "$all" pop \
+  -c "$CONNS" -P "$PIPELINE" -n "$N_VERB" --seed 15
+row confirm-only-pipe "confirm -c $CONNS -P $PIPELINE -n $N_VERB" "$all" confirm \
+  -c "$CONNS" -P "$PIPELINE" -n "$N_VERB" --seed 16
 row add-serial "add -c $CONNS -P 1 -n $N_SERIAL" "$all" add -c "$CONNS" -P 1 -n "$N_SERIAL" --seed 12
 row pop-serial "pop-confirm -c $CONNS -P 1" "$all" pop-confirm -c "$CONNS" -P 1
 row add-single "add -c 1 -P 1 -n $N_SINGLE" "$all" add -c 1 -P 1 -n "$N_SINGLE" --seed 13
@@ -299,7 +312,7 @@ for i in "${!ROWS[@]}"; do
 done
 
 echo
-echo "p99 latency of the row's main command, microseconds (ADD, POP, MADD)"
+echo "p99 latency of the row's main command, microseconds (ADD, POP, CONFIRM, MADD)"
 printf '%-34s %10s %10s %10s %10s\n' "row" "frontierd" "r-always" "r-everysec" "polite"
 for i in "${!ROWS[@]}"; do
   id="${ROWS[$i]}"

@@ -12,9 +12,11 @@ namespace bench {
 namespace {
 
 constexpr const char* kUsage =
-    R"(Usage: frontier-bench [options] add|pop-confirm|crawl
+    R"(Usage: frontier-bench [options] add|pop-confirm|crawl|pop|confirm
 
 Load generator for frontierd (or the Redis Functions peer) over RESP.
+pop and confirm time one verb alone: -n new URLs are added first (and for
+confirm popped) unmeasured; what a run leased it confirms before it exits.
 
 Connection:
   -h <host>            server host (default 127.0.0.1)
@@ -28,11 +30,13 @@ Load:
   -P <pipeline>        URLs (pages for crawl) per round trip (default 1:
                        one command at a time)
   -n <ops>             add: ADD commands (default 100000); crawl: pages;
-                       pop-confirm: stop after this many URLs (default: all)
+                       pop-confirm: stop after this many URLs (default: all);
+                       pop, confirm: URLs loaded, then popped or confirmed
+                       (default 100000)
   --pop-count <k>      URLs asked per POP (default: the pipeline depth)
   --duration <secs>    stop after this long (default: no limit)
   --idle-wait <secs>   keep retrying an empty POP this long before a
-                       connection stops (pop-confirm 0, crawl 2)
+                       connection stops (crawl 2, the others 0)
 Data:
   --sites <n>          number of sites (default 10000)
   --dup-ratio <r>      add: share of ADDs repeating an earlier URL (0.2)
@@ -137,9 +141,9 @@ constexpr ValueOption kValueOptions[] = {
 };
 
 constexpr std::pair<std::string_view, Workload> kWorkloads[] = {
-    {"add", Workload::kAdd},
-    {"pop-confirm", Workload::kPopConfirm},
-    {"crawl", Workload::kCrawl},
+    {"add", Workload::kAdd},         {"pop-confirm", Workload::kPopConfirm},
+    {"crawl", Workload::kCrawl},     {"pop", Workload::kPop},
+    {"confirm", Workload::kConfirm},
 };
 
 }  // namespace
@@ -173,8 +177,8 @@ bool ParseOptions(int argc, char** argv, Options* out, int* exit_code) {
       auto it = std::find_if(std::begin(kWorkloads), std::end(kWorkloads),
                              [&](const auto& w) { return w.first == arg; });
       if (have_workload || it == std::end(kWorkloads)) {
-        return Fail("workload (add, pop-confirm or crawl, once)", arg,
-                    exit_code);
+        return Fail("workload (add, pop-confirm, crawl, pop or confirm, once)",
+                    arg, exit_code);
       }
       o.workload = it->second;
       have_workload = true;

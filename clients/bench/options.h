@@ -6,7 +6,7 @@
 
 namespace bench {
 
-enum class Workload { kAdd, kPopConfirm, kCrawl };
+enum class Workload { kAdd, kPopConfirm, kCrawl, kPop, kConfirm };
 enum class Target { kFrontierd, kRedis };
 
 struct Options {
@@ -15,8 +15,8 @@ struct Options {
   int connections = 50;
   int pipeline =
       1;  // URLs (or pages) per round trip; 1 = one command at a time
-  int64_t ops =
-      100000;  // add: ADD commands; crawl: pages; pop-confirm: cap on pops
+  int64_t ops = 100000;    // add: ADD commands; crawl: pages; pop-confirm: cap
+                           // on pops; pop, confirm: URLs loaded, then measured
   bool ops_given = false;  // pop-confirm drains everything unless -n is given
   uint32_t sites = 10000;
   double dup_ratio = 0.2;    // add: share of ADDs that repeat an earlier URL

@@ -33,6 +33,11 @@ std::vector<Rate> Rates(const Options& o, const RunResult& r) {
       return {
           {"pages/s", "pages_per_s", double(c.commands[kVerbConfirm]) / s},
           {"link checks/s", "link_checks_per_s", double(c.link_checks) / s}};
+    case Workload::kPop:
+      return {{"pops/s", "pops_per_s", double(c.popped) / s}};
+    case Workload::kConfirm:
+      return {{"confirms/s", "confirms_per_s",
+               double(c.commands[kVerbConfirm]) / s}};
   }
   return {};
 }
@@ -113,7 +118,6 @@ double Micros(uint64_t nanos) { return double(nanos) / 1000.0; }
 }  // namespace
 
 Verdict Judge(const Options& o, const RunResult& r) {
-  (void)o;
   Verdict v;
   const Counters& c = r.total;
   auto fail = [&](const std::string& why) {
@@ -135,6 +139,20 @@ Verdict Judge(const Options& o, const RunResult& r) {
     fail(StrCat(r.duplicate_pops, " URLs popped twice"));
   if (c.confirm_zero > 0)
     fail(StrCat(c.confirm_zero, " CONFIRMs of leased URLs replied :0"));
+  bool one_verb =
+      o.workload == Workload::kPop || o.workload == Workload::kConfirm;
+  if (one_verb && r.fatal.empty() && !r.hit_duration) {
+    // Every URL loaded is popped once and confirmed once; fewer pops mean the
+    // server held some back (politeness on?) and the rate is not POP's.
+    if (c.popped != r.expected_new) {
+      fail(StrCat("popped ", c.popped, " of the ", r.expected_new,
+                  " URLs loaded (politeness must be off)"));
+    }
+    if (c.confirm_ok + c.confirm_zero != c.popped) {
+      fail(StrCat(c.confirm_ok + c.confirm_zero, " CONFIRMs answered for ",
+                  c.popped, " URLs popped"));
+    }
+  }
   return v;
 }
 
@@ -145,7 +163,8 @@ void PrintTable(const Options& o, const RunResult& r,
   std::printf("frontier-bench %s -> %s at %s:%d, %d connections, pipeline %d",
               WorkloadName(o.workload), TargetName(o.target), o.host.c_str(),
               o.port, o.connections, o.pipeline);
-  if (o.workload != Workload::kAdd) std::printf(", %d per POP", o.pop_count);
+  if (o.workload != Workload::kAdd && o.workload != Workload::kConfirm)
+    std::printf(", %d per POP", o.pop_count);
   std::printf(", seed %" PRIu64 "\n", o.seed);
   std::printf("  %-16s %.2f s%s\n", "elapsed", r.seconds,
               r.hit_duration ? " (--duration reached)" : "");

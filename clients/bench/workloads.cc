@@ -1,18 +1,13 @@
 #include "workloads.h"
 
 #include <algorithm>
-#include <atomic>
-#include <chrono>
-#include <cmath>
-#include <cstdio>
-#include <functional>
-#include <latch>
 #include <memory>
-#include <thread>
 
 #include "client.h"
 #include "common/str_cat.h"
 #include "synthetic_web.h"
+#include "verb_workloads.h"
+#include "workload_parts.h"
 
 namespace bench {
 
@@ -20,249 +15,6 @@ using frontier_client::StrCat;
 namespace {
 
 constexpr size_t kMaxErrorText = 200;
-constexpr auto kIdlePause = std::chrono::milliseconds(2);
-
-uint64_t NowNanos() {
-  return static_cast<uint64_t>(
-      std::chrono::duration_cast<std::chrono::nanoseconds>(
-          std::chrono::steady_clock::now().time_since_epoch())
-          .count());
-}
-
-uint64_t HashUrl(std::string_view url) {
-  return std::hash<std::string_view>{}(url);
-}
-
-// Shared by all connections of one run.
-struct Shared {
-  explicit Shared(const Options& opts) : o(opts), verbs(opts.target) {}
-  const Options& o;
-  Verbs verbs;
-  std::atomic<bool> stop{false};
-  std::atomic<bool> hit_duration{false};
-  uint64_t deadline = 0;  // NowNanos() value; 0 = none
-
-  bool ShouldStop() {
-    if (stop.load(std::memory_order_relaxed)) return true;
-    if (deadline != 0 && NowNanos() >= deadline) {
-      hit_duration.store(true, std::memory_order_relaxed);
-      stop.store(true, std::memory_order_relaxed);
-      return true;
-    }
-    return false;
-  }
-};
-
-// A pool of URLs (or pages) that connections claim in chunks.
-class Budget {
- public:
-  explicit Budget(int64_t total) : left_(total) {}
-  int Claim(int want) {
-    int64_t before = left_.fetch_sub(want, std::memory_order_relaxed);
-    int got = static_cast<int>(std::clamp<int64_t>(before, 0, want));
-    if (got < want) left_.fetch_add(want - got, std::memory_order_relaxed);
-    return got;
-  }
-  void Return(int n) {
-    if (n > 0) left_.fetch_add(n, std::memory_order_relaxed);
-  }
-
- private:
-  std::atomic<int64_t> left_;
-};
-
-// The commands of one round trip, and the timing of each reply: latency of a
-// request is from the moment the round is written to its own reply.
-class Pipe {
- public:
-  Pipe(Connection& conn, Counters& counters) : conn_(conn), c_(counters) {}
-
-  void Queue(Verb verb, CommandArgs& args) {
-    conn_.Append(args);
-    verbs_.push_back(verb);
-  }
-  bool empty() const { return verbs_.empty(); }
-
-  // Reads one reply per queued command, in order, and hands each to
-  // on_reply(verb, reply). Top-level error replies are counted here. Returns
-  // false on an I/O error (the connection is then unusable).
-  template <typename OnReply>
-  bool Flush(OnReply&& on_reply) {
-    uint64_t sent = NowNanos();
-    for (Verb verb : verbs_) {
-      ReplyPtr reply = conn_.Next();
-      if (!reply) {
-        c_.NoteError(StrCat("connection: ", conn_.Error()));
-        c_.io_failed = true;
-        verbs_.clear();
-        return false;
-      }
-      c_.latency[verb].Record(NowNanos() - sent);
-      ++c_.commands[verb];
-      if (reply->type == REDIS_REPLY_ERROR) {
-        c_.NoteError(std::string_view(reply->str, reply->len));
-        continue;
-      }
-      on_reply(verb, reply.get());
-    }
-    verbs_.clear();
-    return true;
-  }
-
- private:
-  Connection& conn_;
-  Counters& c_;
-  std::vector<Verb> verbs_;
-};
-
-// Counts one ADD reply, or one element of a MADD reply.
-void CountAddReply(const redisReply* r, Counters& c) {
-  if (r->type == REDIS_REPLY_INTEGER) {
-    if (r->integer == 1)
-      ++c.added_new;
-    else if (r->integer == 0)
-      ++c.added_known;
-    else if (r->integer == -1)
-      ++c.added_refused;
-    else
-      c.NoteError(StrCat("ADD replied :", r->integer));
-  } else if (r->type == REDIS_REPLY_ERROR) {
-    c.NoteError(std::string_view(r->str, r->len));
-  } else {
-    c.NoteError("ADD reply is not an integer");
-  }
-}
-
-void CountConfirmReply(const redisReply* r, Counters& c) {
-  if (r->type == REDIS_REPLY_INTEGER && r->integer == 1)
-    ++c.confirm_ok;
-  else if (r->type == REDIS_REPLY_INTEGER && r->integer == 0)
-    ++c.confirm_zero;
-  else
-    c.NoteError("CONFIRM reply is not :1 or :0");
-}
-
-// Copies the URLs of a POP reply (nil, bulk, or array of bulks) into held,
-// reusing its strings' capacity; returns how many.
-size_t TakePopReply(const redisReply* r, std::vector<std::string>& held,
-                    Counters& c) {
-  size_t n = 0;
-  auto take = [&](const redisReply* e) {
-    if (e->type != REDIS_REPLY_STRING) {
-      c.NoteError("POP returned a non-string element");
-      return;
-    }
-    if (held.size() <= n) held.emplace_back();
-    held[n].assign(e->str, e->len);
-    c.popped_hashes.push_back(HashUrl(held[n]));
-    ++n;
-  };
-  if (r->type == REDIS_REPLY_STRING) {
-    take(r);
-  } else if (r->type == REDIS_REPLY_ARRAY) {
-    for (size_t i = 0; i < r->elements; ++i) take(r->element[i]);
-  } else if (r->type != REDIS_REPLY_NIL) {
-    c.NoteError("POP reply is not nil, a bulk string or an array");
-  }
-  c.popped += n;
-  return n;
-}
-
-// Opens every connection, then runs body(i, conn, counters) on one thread
-// per connection, all released at once; the clock covers only the bodies.
-void RunThreads(const Options& o, Shared& shared, RunResult& result,
-                const std::function<void(int, Connection&, Counters&)>& body,
-                std::vector<std::unique_ptr<Connection>>& conns) {
-  std::vector<Counters> counters(static_cast<size_t>(o.connections));
-  std::latch ready(o.connections + 1);
-  std::vector<std::thread> threads;
-  threads.reserve(counters.size());
-  for (int i = 0; i < o.connections; ++i) {
-    threads.emplace_back([&, i] {
-      ready.arrive_and_wait();
-      body(i, *conns[static_cast<size_t>(i)], counters[static_cast<size_t>(i)]);
-      if (counters[static_cast<size_t>(i)].io_failed) shared.stop = true;
-    });
-  }
-  ready.arrive_and_wait();
-  uint64_t start = NowNanos();
-  if (o.duration > 0)
-    shared.deadline = start + static_cast<uint64_t>(o.duration * 1e9);
-  for (auto& t : threads) t.join();
-  result.seconds = static_cast<double>(NowNanos() - start) / 1e9;
-  for (auto& c : counters) result.total.Merge(c);
-  result.hit_duration = shared.hit_duration.load();
-}
-
-std::vector<std::unique_ptr<Connection>> OpenAll(const Options& o,
-                                                 std::string* error) {
-  std::vector<std::unique_ptr<Connection>> conns;
-  for (int i = 0; i < o.connections; ++i) {
-    auto conn = Connection::Open(o.host, o.port, o.auth, error);
-    if (!conn) return {};
-    conns.push_back(std::move(conn));
-  }
-  return conns;
-}
-
-// ---- add ----
-
-// Every URL once in one buffer, and the order of the ADDs as indexes into it.
-struct AddPlan {
-  std::string bytes;
-  std::vector<uint64_t> offsets;  // unique URL i is [offsets[i], offsets[i+1])
-  std::vector<uint32_t> ops;
-
-  std::string_view Url(uint32_t i) const {
-    return std::string_view(bytes).substr(offsets[i],
-                                          offsets[i + 1] - offsets[i]);
-  }
-};
-
-AddPlan MakeAddPlan(const Options& o, uint64_t* unique_out) {
-  // Sites uniformly at random; within a site, pages numbered in order.
-  SyntheticWeb web(o.sites, /*zipf=*/0, StrCat("a", o.seed));
-  Rng rng(o.seed * 0x2545f4914f6cdd1dull + 1);
-  auto total = static_cast<uint64_t>(o.ops);
-  auto unique = static_cast<uint64_t>(
-      std::llround(static_cast<double>(total) * (1.0 - o.dup_ratio)));
-  unique = std::clamp<uint64_t>(unique, 1, total);
-  AddPlan plan;
-  plan.bytes.reserve(unique * 48);
-  plan.offsets.reserve(unique + 1);
-  plan.offsets.push_back(0);
-  for (uint64_t i = 0; i < unique; ++i) {
-    auto site = static_cast<uint32_t>(rng.Below(o.sites));
-    web.AppendUrl(plan.bytes, site, web.NewPage(site));
-    plan.offsets.push_back(plan.bytes.size());
-  }
-  plan.ops.resize(total);
-  for (uint64_t i = 0; i < total; ++i) {
-    plan.ops[i] = static_cast<uint32_t>(i < unique ? i : rng.Below(unique));
-  }
-  for (uint64_t i = total - 1; i > 0; --i) {  // Fisher-Yates
-    std::swap(plan.ops[i], plan.ops[rng.Below(i + 1)]);
-  }
-  *unique_out = unique;
-  return plan;
-}
-
-void AddWorker(Shared& s, const AddPlan& plan, size_t begin, size_t end,
-               Connection& conn, Counters& c) {
-  Pipe pipe(conn, c);
-  CommandArgs args;
-  auto on_reply = [&](Verb, const redisReply* r) { CountAddReply(r, c); };
-  size_t batch = static_cast<size_t>(s.o.pipeline);
-  for (size_t i = begin; i < end && !s.ShouldStop();) {
-    size_t n = std::min(batch, end - i);
-    for (size_t k = 0; k < n; ++k) {
-      s.verbs.Add(args, plan.Url(plan.ops[i + k]));
-      pipe.Queue(kVerbAdd, args);
-    }
-    if (!pipe.Flush(on_reply)) return;
-    i += n;
-  }
-}
 
 // ---- pop-confirm and crawl: POP, work on each URL, CONFIRM ----
 
@@ -285,8 +37,7 @@ class PopLoop {
     const bool serial = s_.o.pipeline == 1;
     const int per_pop = s_.o.pop_count;
     const int pop_arg = (serial && per_pop == 1) ? 0 : per_pop;
-    const auto idle_limit = static_cast<uint64_t>(s_.o.idle_wait * 1e9);
-    uint64_t idle_since = 0;
+    IdleWait idle(s_.o.idle_wait);
     size_t held = 0;
     auto on_reply = [&](Verb verb, const redisReply* r) {
       if (verb == kVerbConfirm) {
@@ -294,7 +45,10 @@ class PopLoop {
       } else if (verb == kVerbMadd) {
         CountMaddReply(r);
       } else if (verb == kVerbPop) {
-        popped_now_ = TakePopReply(r, held_, c_);
+        TakePopReply(r, c_, [&](std::string_view url) {
+          if (held_.size() <= popped_now_) held_.emplace_back();
+          held_[popped_now_++].assign(url);
+        });
       }
     };
     while (true) {
@@ -321,13 +75,10 @@ class PopLoop {
       held = popped_now_;
       budget_.Return(claimed - static_cast<int>(held));
       if (held > 0) {
-        idle_since = 0;
-        continue;
+        idle.Reset();
+      } else if (!idle.Continue()) {
+        return;
       }
-      uint64_t now = NowNanos();
-      if (idle_since == 0) idle_since = now;
-      if (now - idle_since >= idle_limit) return;
-      std::this_thread::sleep_for(kIdlePause);
     }
   }
 
@@ -446,6 +197,10 @@ void Counters::Merge(Counters& other) {
     latency[v].Merge(other.latency[v]);
     commands[v] += other.commands[v];
   }
+  MergeChecks(other);
+}
+
+void Counters::MergeChecks(Counters& other) {
   added_new += other.added_new;
   added_known += other.added_known;
   added_refused += other.added_refused;
@@ -472,20 +227,20 @@ RunResult RunWorkload(const Options& o) {
   Shared shared(o);
 
   if (o.workload == Workload::kAdd) {
-    AddPlan plan = MakeAddPlan(o, &result.expected_new);
+    AddPlan plan = MakeAddPlan(o, StrCat("a", o.seed), o.dup_ratio);
+    result.expected_new = plan.urls.size();
     result.check_new = true;
-    size_t total = plan.ops.size();
-    size_t per = total / static_cast<size_t>(o.connections);
-    size_t extra = total % static_cast<size_t>(o.connections);
     RunThreads(
         o, shared, result,
         [&](int i, Connection& conn, Counters& c) {
-          auto idx = static_cast<size_t>(i);
-          size_t begin = idx * per + std::min(idx, extra);
-          size_t end = begin + per + (idx < extra ? 1 : 0);
+          auto [begin, end] = SliceOf(plan.ops.size(), o.connections, i);
           AddWorker(shared, plan, begin, end, conn, c);
         },
         conns);
+  } else if (o.workload == Workload::kPop) {
+    RunPopAlone(o, conns, result);
+  } else if (o.workload == Workload::kConfirm) {
+    RunConfirmAlone(o, conns, result);
   } else {
     std::unique_ptr<SyntheticWeb> web;
     Counters seed_counters;
@@ -511,10 +266,7 @@ RunResult RunWorkload(const Options& o) {
           loop.Run();
         },
         conns);
-    result.total.added_new += seed_counters.added_new;
-    result.total.added_known += seed_counters.added_known;
-    result.total.added_refused += seed_counters.added_refused;
-    result.total.errors += seed_counters.errors;
+    result.total.MergeChecks(seed_counters);
     if (web) result.expected_new = web->TotalPages();
   }
 

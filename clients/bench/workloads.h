@@ -1,6 +1,6 @@
-// The three workloads (add, pop-confirm, crawl): each runs one thread per
-// connection, times every request of every pipeline, and counts what the
-// correctness checks need.
+// The workloads (add, pop-confirm, crawl, and pop or confirm alone): each
+// runs one thread per connection, times every request of every pipeline, and
+// counts what the correctness checks need.
 #pragma once
 
 #include <array>
@@ -33,13 +33,19 @@ struct Counters {
   bool io_failed = false;
 
   void NoteError(std::string_view what);
+  // Adds other's counts and latencies into this one; other's hashes are
+  // moved out.
   void Merge(Counters& other);
+  // The same without latencies and command counts: what an unmeasured phase
+  // (loading, seeding, cleaning up) adds to the checks but not to the rates.
+  void MergeChecks(Counters& other);
 };
 
 struct RunResult {
   Counters total;
   double seconds = 0;
-  uint64_t expected_new = 0;    // unique URLs sent (add, crawl incl. seeds)
+  uint64_t expected_new = 0;    // unique URLs sent (add, crawl incl. seeds,
+                                // pop and confirm: the URLs loaded)
   bool check_new = false;       // expected_new applies to this workload
   uint64_t seeds = 0;           // crawl: start URLs added before the clock
   uint64_t duplicate_pops = 0;  // URLs popped more than once
