@@ -1,7 +1,7 @@
 // FrontierImpl: the operators' view of sites (SITE INFO, LIST, TOP, LIMIT,
 // DELETE; frontier.h, "Sites, for operators").
 #include <algorithm>
-#include <unordered_map>
+#include <unordered_set>
 
 #include "storage/coding.h"
 #include "storage/frontier_impl.h"
@@ -112,17 +112,32 @@ StatusOr<SitePage> FrontierImpl::ListSites(SiteFilter filter, uint64_t cursor,
 }
 
 StatusOr<std::vector<SiteSize>> FrontierImpl::TopSites(size_t n) {
-  std::vector<SiteSize> out;
-  if (n == 0) return out;
-  // Candidates by fingerprint: the scanned records, then the cached ones
-  // (fresher, and the recently busy sites a bounded scan may miss).
-  std::unordered_map<uint64_t, SiteSize> seen;
+  struct Candidate {
+    uint64_t fp;
+    SiteSize size;
+  };
+  std::vector<Candidate> top;  // a min-heap of the n largest so far
+  if (n == 0) return std::vector<SiteSize>();
+  auto larger = [](const Candidate& a, const Candidate& b) {
+    return a.size.queued != b.size.queued ? a.size.queued > b.size.queued
+                                          : a.size.name < b.size.name;
+  };
+  auto offer = [&](Candidate&& site) {
+    if (top.size() == n && !larger(site, top.front())) return;
+    if (top.size() == n) {
+      std::pop_heap(top.begin(), top.end(), larger);
+      top.pop_back();
+    }
+    top.push_back(std::move(site));
+    std::push_heap(top.begin(), top.end(), larger);
+  };
   bdb::Cursor c;
   Status s = c.Open(&sites_, nullptr);
   if (!s.ok()) return s;
   std::string key, value;
   s = c.First(&key, &value);
-  for (size_t examined = 0; s.ok() && examined < kTopSitesScanMax; ++examined) {
+  size_t examined = 0;
+  for (; s.ok() && examined < kTopSitesScanMax; ++examined) {
     uint64_t site_fp = 0;
     std::string_view k = key;
     SiteRecord site;
@@ -130,26 +145,29 @@ StatusOr<std::vector<SiteSize>> FrontierImpl::TopSites(size_t n) {
       return Status::Corruption("undecodable site record");
     }
     if (site.queued > 0) {
-      seen[site_fp] =
-          SiteSize{std::move(site.name), site.urls, site.queued, site.leases};
+      offer({site_fp, SiteSize{std::move(site.name), site.urls, site.queued,
+                               site.leases}});
     }
     s = c.Next(&key, &value);
   }
   if (!s.ok() && !s.IsNotFound()) return s;
-  for (const auto& [site_fp, site] : site_cache_) {
-    if (site.queued > 0) {
-      seen[site_fp] = SiteSize{site.name, site.urls, site.queued, site.leases};
+  if (s.ok()) {
+    // The scan stopped at its bound: the cached records (the sites the
+    // crawl works on, which the scan may have missed) compete too. One
+    // the scan kept already is the same site, not another candidate.
+    std::unordered_set<uint64_t> kept;
+    for (const Candidate& cand : top) kept.insert(cand.fp);
+    for (const auto& [site_fp, site] : site_cache_) {
+      if (site.queued > 0 && !kept.contains(site_fp)) {
+        offer({site_fp,
+               SiteSize{site.name, site.urls, site.queued, site.leases}});
+      }
     }
   }
-  out.reserve(seen.size());
-  for (auto& [fp, size] : seen) out.push_back(std::move(size));
-  auto larger = [](const SiteSize& a, const SiteSize& b) {
-    return a.queued != b.queued ? a.queued > b.queued : a.name < b.name;
-  };
-  const size_t keep = std::min(n, out.size());
-  std::partial_sort(out.begin(), out.begin() + static_cast<ptrdiff_t>(keep),
-                    out.end(), larger);
-  out.resize(keep);
+  std::sort_heap(top.begin(), top.end(), larger);
+  std::vector<SiteSize> out;
+  out.reserve(top.size());
+  for (Candidate& cand : top) out.push_back(std::move(cand.size));
   return out;
 }
 
