@@ -280,15 +280,9 @@ void MSeen(CommandContext& ctx) {
 // URLINFO url
 void UrlInfo(CommandContext& ctx) {
   auto info = ctx.frontier.Info(ctx.argv[1]);
-  if (!info.ok()) {
-    ReplyStatus(ctx.reply, info.status());
-    return;
-  }
-  if (!info->has_value()) {
-    ctx.reply.Null();
-    return;
-  }
-  const frontier::UrlInfo& u = **info;
+  const frontier::UrlInfo* found = RecordOrReply(ctx.reply, info);
+  if (found == nullptr) return;
+  const frontier::UrlInfo& u = *found;
   const std::pair<std::string_view, std::string> fields[] = {
       {"url", u.url},
       {"depth", std::to_string(u.depth)},
@@ -299,11 +293,7 @@ void UrlInfo(CommandContext& ctx) {
       {"recrawl", FormatSeconds(u.recrawl_ms)},
       {"due", FormatUnixTime(u.due_ms)},
   };
-  ctx.reply.Array(2 * std::size(fields));
-  for (const auto& [name, value] : fields) {
-    ctx.reply.Bulk(name);
-    ctx.reply.Bulk(value);
-  }
+  ReplyFields(ctx.reply, fields);
 }
 
 // DELAY site secs (= SITE DELAY, site_commands.cc)

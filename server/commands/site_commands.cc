@@ -34,18 +34,21 @@ constexpr std::string_view kSiteHelp[] = {
     "    Print this help.",
 };
 
+// +OK, or the error of `s`.
+void ReplyOkOr(ReplyWriter& reply, const Status& s) {
+  if (s.ok()) {
+    reply.Ok();
+  } else {
+    ReplyStatus(reply, s);
+  }
+}
+
 // SITE INFO site
 void SiteInfoCommand(CommandContext& ctx) {
   auto info = ctx.frontier.GetSiteInfo(ctx.argv[2], ctx.now_ms);
-  if (!info.ok()) {
-    ReplyStatus(ctx.reply, info.status());
-    return;
-  }
-  if (!info->has_value()) {
-    ctx.reply.Null();
-    return;
-  }
-  const SiteInfo& s = **info;
+  const SiteInfo* found = RecordOrReply(ctx.reply, info);
+  if (found == nullptr) return;
+  const SiteInfo& s = *found;
   const std::pair<std::string_view, std::string> fields[] = {
       {"site", s.name},
       {"queued", std::to_string(s.queued)},
@@ -61,11 +64,7 @@ void SiteInfoCommand(CommandContext& ctx) {
       {"backoffs", std::to_string(s.backoffs)},
       {"max-urls", std::to_string(s.max_urls)},
   };
-  ctx.reply.Array(2 * std::size(fields));
-  for (const auto& [name, value] : fields) {
-    ctx.reply.Bulk(name);
-    ctx.reply.Bulk(value);
-  }
+  ReplyFields(ctx.reply, fields);
 }
 
 // A site cursor: "0" or a decimal fingerprint, as SITE LIST returned it.
@@ -166,13 +165,8 @@ void SiteLimitCommand(CommandContext& ctx) {
     ctx.reply.Error(errors::kSiteLimit);
     return;
   }
-  Status s = ctx.frontier.SetSiteLimit(ctx.argv[2], static_cast<uint64_t>(*n),
-                                       ctx.now_ms);
-  if (!s.ok()) {
-    ReplyStatus(ctx.reply, s);
-    return;
-  }
-  ctx.reply.Ok();
+  ReplyOkOr(ctx.reply, ctx.frontier.SetSiteLimit(
+                           ctx.argv[2], static_cast<uint64_t>(*n), ctx.now_ms));
 }
 
 // SITE DELETE site
@@ -218,13 +212,8 @@ void SetDelay(CommandContext& ctx, std::string_view site,
     ctx.reply.Error(errors::kNotFloat);
     return;
   }
-  Status s = ctx.frontier.SetSiteDelay(site, *delay_ms < 0 ? -1 : *delay_ms,
-                                       ctx.now_ms);
-  if (!s.ok()) {
-    ReplyStatus(ctx.reply, s);
-    return;
-  }
-  ctx.reply.Ok();
+  ReplyOkOr(ctx.reply, ctx.frontier.SetSiteDelay(
+                           site, *delay_ms < 0 ? -1 : *delay_ms, ctx.now_ms));
 }
 
 // SITE subcommand [args]
