@@ -1,6 +1,7 @@
 #include "server/args.h"
 
 #include <charconv>
+#include <cinttypes>
 #include <cmath>
 #include <cstdio>
 
@@ -92,6 +93,14 @@ bool ParseNamedOptions(std::span<const std::string> args,
     values[which] = args[i + 1];
   }
   return true;
+}
+
+std::string FormatUnixTime(int64_t ms) {
+  if (ms == 0) return "0";
+  char buf[32];
+  std::snprintf(buf, sizeof(buf), "%" PRId64 ".%03" PRId64, ms / 1000,
+                ms % 1000);
+  return buf;
 }
 
 }  // namespace frontier

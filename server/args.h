@@ -31,6 +31,10 @@ std::optional<int64_t> ParseDurationMs(std::string_view text);
 // 1500 -> "1.5", 300000 -> "300", 1 -> "0.001", -250 -> "-0.25".
 std::string FormatSeconds(int64_t ms);
 
+// Formats a time as Unix seconds with milliseconds, "1700000000.123", or
+// "0" for ms == 0 (none).
+std::string FormatUnixTime(int64_t ms);
+
 // Matches `args` as "NAME value" pairs where each NAME is one of `names`
 // (case-insensitive) and appears at most once. On success sets values[i]
 // to the value that followed names[i] (values must be as long as names;

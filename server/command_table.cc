@@ -50,6 +50,12 @@ constexpr std::array kCommands = {
                 "Sets a site's politeness delay."},
     CommandSpec{"stats", c::Stats, 1, kR | kF | kWk, "frontier",
                 "Returns the frontier's counters."},
+    // A worker may read sites (INFO, LIST, TOP, HELP); changing one is an
+    // admin's (docs/commands.md#site).
+    CommandSpec{"site", c::Site, -2, kWk | kSub, "frontier",
+                "SITE INFO|LIST|TOP|DELAY|LIMIT|DELETE|HELP: one site's "
+                "state, and the operators' controls over it.",
+                "delay limit delete block"},
     // Connection and server housekeeping.
     CommandSpec{"ping", c::Ping, -1, kF | kWk | kNA | kSM, "connection",
                 "Pings the server."},

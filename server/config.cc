@@ -2,7 +2,11 @@
 
 #include <arpa/inet.h>
 
+#include <cctype>
 #include <cerrno>
+#include <charconv>
+#include <cmath>
+#include <cstdlib>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
@@ -48,6 +52,38 @@ Directive Duration(std::string_view name, std::string_view def,
                      return true;
                    },
                    [m](const Config& c) { return FormatSeconds(c.*m); }};
+}
+
+// The shortest decimal that reads back as `v` ("0.4", not
+// "0.40000000000000002"), so CONFIG GET and REWRITE print what was set.
+std::string FormatDecimal(double v) {
+  char buf[400];  // the longest fixed form of a double fits
+  auto [end, ec] =
+      std::to_chars(buf, buf + sizeof(buf), v, std::chars_format::fixed);
+  return ec == std::errc() ? std::string(buf, end) : std::to_string(v);
+}
+
+// A finite decimal number ("0.4", "2", "1e-3") within [min, max].
+Directive Decimal(std::string_view name, std::string_view def,
+                  double Config::*m, double min, double max) {
+  std::string expected =
+      "a number " + FormatDecimal(min) + ".." + FormatDecimal(max);
+  return Directive{
+      name, def, std::move(expected),
+      [m, min, max](Config* c, std::string_view v) {
+        std::string text(v);
+        char* end = nullptr;
+        errno = 0;
+        const double d = std::strtod(text.c_str(), &end);
+        if (text.empty() || end != text.c_str() + text.size() || errno != 0 ||
+            !std::isfinite(d) || d < min || d > max ||
+            std::isspace(static_cast<unsigned char>(text.front()))) {
+          return false;
+        }
+        c->*m = d;
+        return true;
+      },
+      [m](const Config& c) { return FormatDecimal(c.*m); }};
 }
 
 template <typename E>
@@ -353,6 +389,22 @@ const std::vector<Directive>& Table() {
                       std::numeric_limits<uint32_t>::max())),
       Choice<S>("politeness-scope", "host", &Config::politeness_scope,
                 {{"host", S::kHost}, {"domain", S::kDomain}}),
+      // Adaptive politeness and recrawl (issue 8 §3).
+      Flagged(kDirRuntime, Decimal("politeness-delay-factor", "0",
+                                   &Config::politeness_delay_factor, 0, 1e6)),
+      Flagged(kDirRuntime, Duration("politeness-max-delay", "30",
+                                    &Config::politeness_max_delay_ms, 0)),
+      Flagged(kDirRuntime,
+              Choice<bool>("recrawl-adaptive", "no", &Config::recrawl_adaptive,
+                           {{"yes", true}, {"no", false}})),
+      Flagged(kDirRuntime, Decimal("recrawl-inc-rate", "0.4",
+                                   &Config::recrawl_inc_rate, 0, 1000)),
+      Flagged(kDirRuntime, Decimal("recrawl-dec-rate", "0.2",
+                                   &Config::recrawl_dec_rate, 0, 1)),
+      Flagged(kDirRuntime,
+              Duration("recrawl-min", "60", &Config::recrawl_min_ms, 1)),
+      Flagged(kDirRuntime,
+              Duration("recrawl-max", "31536000", &Config::recrawl_max_ms, 1)),
       Flagged(kDirRuntime, Integer("default-priority", "5000",
                                    &Config::default_priority, 0, 9999)),
       Choice<QueueOrder>("order", "bfs", &Config::order,
@@ -619,6 +671,13 @@ FrontierOptions ToFrontierOptions(const Config& config) {
   o.politeness_delay_ms = config.politeness_delay_ms;
   o.site_max_leases = config.site_max_leases;
   o.politeness_scope = config.politeness_scope;
+  o.politeness_delay_factor = config.politeness_delay_factor;
+  o.politeness_max_delay_ms = config.politeness_max_delay_ms;
+  o.recrawl_adaptive = config.recrawl_adaptive;
+  o.recrawl_inc_rate = config.recrawl_inc_rate;
+  o.recrawl_dec_rate = config.recrawl_dec_rate;
+  o.recrawl_min_ms = config.recrawl_min_ms;
+  o.recrawl_max_ms = config.recrawl_max_ms;
   o.default_priority = config.default_priority;
   o.order = config.order;
   o.max_attempts = config.max_attempts;

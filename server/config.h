@@ -56,6 +56,14 @@ struct Config {
   int64_t politeness_delay_ms = 0;
   uint32_t site_max_leases = 0;  // 0 = unlimited
   SiteScope politeness_scope = SiteScope::kHost;
+  // Adaptive politeness and recrawl (issue 8 §3; FrontierOptions).
+  double politeness_delay_factor = 0;  // 0 = off
+  int64_t politeness_max_delay_ms = 0;
+  bool recrawl_adaptive = false;
+  double recrawl_inc_rate = 0;
+  double recrawl_dec_rate = 0;
+  int64_t recrawl_min_ms = 0;
+  int64_t recrawl_max_ms = 0;
   int default_priority = 0;
   QueueOrder order = QueueOrder::kBfs;
   int max_attempts = 0;

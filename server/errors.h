@@ -134,6 +134,10 @@ inline constexpr std::string_view kStatusRange =
     "ERR STATUS must be an HTTP status code between 100 and 599";
 inline constexpr std::string_view kFetchMs =
     "ERR FETCH-MS must be a non-negative integer (milliseconds)";
+// Redis's SCAN text, for SITE LIST's CURSOR.
+inline constexpr std::string_view kInvalidCursor = "ERR invalid cursor";
+inline constexpr std::string_view kSiteLimit =
+    "ERR SITE LIMIT must be a non-negative integer (0 = site-max-urls)";
 inline constexpr std::string_view kChangedTwice =
     "ERR CHANGED and UNCHANGED exclude each other and may appear once";
 

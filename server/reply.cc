@@ -7,6 +7,16 @@
 
 namespace frontier {
 
+void ReplyFields(
+    ReplyWriter& reply,
+    std::span<const std::pair<std::string_view, std::string>> fields) {
+  reply.Array(2 * fields.size());
+  for (const auto& [name, value] : fields) {
+    reply.Bulk(name);
+    reply.Bulk(value);
+  }
+}
+
 void ReplyStatus(ReplyWriter& reply, const Status& status) {
   // Storage's InvalidArgument messages are written for the client
   // ("invalid URL: ...", "invalid ref URL: ..."); anything else is a fault

@@ -3,9 +3,11 @@
 // of popped URLs (POP, BPOP now, and BPOP served later by the loop).
 #pragma once
 
+#include <optional>
 #include <span>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "protocol/reply_writer.h"
@@ -20,6 +22,28 @@ namespace frontier {
 //   anything else   -> "ERR storage error: <message>".
 // Precondition: !status.ok().
 void ReplyStatus(ReplyWriter& reply, const Status& status);
+
+// A record looked up by name (URLINFO, SITE INFO): if `result` is an
+// error or nothing, replies the error or nil and returns nullptr; else
+// returns the record, which the caller replies. Points into `result`.
+template <typename T>
+const T* RecordOrReply(ReplyWriter& reply,
+                       const StatusOr<std::optional<T>>& result) {
+  if (!result.ok()) {
+    ReplyStatus(reply, result.status());
+    return nullptr;
+  }
+  if (!result->has_value()) {
+    reply.Null();
+    return nullptr;
+  }
+  return &**result;
+}
+
+// A flat field/value array of bulk strings, in the order given.
+void ReplyFields(
+    ReplyWriter& reply,
+    std::span<const std::pair<std::string_view, std::string>> fields);
 
 // "ERR wrong number of arguments for '<name>' command". `name` is the
 // command's lower-case table name ("add", or "client|setname").

@@ -22,6 +22,7 @@
 #include <string_view>
 #include <vector>
 
+#include "policy/politeness.h"
 #include "storage/status.h"
 #include "storage/url.h"
 
@@ -45,6 +46,19 @@ struct FrontierOptions {
   QueueOrder order = QueueOrder::kBfs;
   int max_attempts = 5;
   size_t max_url_length = 8192;
+  // Adaptive politeness (issue 8 §3): with delay_factor > 0, a CONFIRM
+  // with FETCH-MS t delays the site's next fetch by clamp(factor × t,
+  // the delay in force, politeness_max_delay_ms).
+  double politeness_delay_factor = 0;  // 0 = off
+  int64_t politeness_max_delay_ms = 30'000;
+  // Adaptive recrawl (issue 8 §3): CONFIRM UNCHANGED multiplies a URL's
+  // recrawl period by 1 + inc_rate, CHANGED by 1 - dec_rate, within
+  // [recrawl_min_ms, recrawl_max_ms].
+  bool recrawl_adaptive = false;
+  double recrawl_inc_rate = 0.4;
+  double recrawl_dec_rate = 0.2;
+  int64_t recrawl_min_ms = 60'000;
+  int64_t recrawl_max_ms = 31'536'000'000;
   // With true, each commit writes its log records to the OS (not synced);
   // with false they stay in the log buffer until FlushLog() or a checkpoint.
   bool write_log_at_commit = false;
@@ -99,6 +113,31 @@ struct FrontierStats {
            dead = 0, sites = 0, ready_sites = 0;
   uint64_t added = 0, duplicates = 0, refused = 0, popped = 0, confirmed = 0,
            failed = 0, expired = 0, recrawled = 0;
+  // CONFIRMs that reported a STATUS, by class (issue 8 §3).
+  uint64_t confirmed_2xx = 0, confirmed_3xx = 0, confirmed_4xx = 0,
+           confirmed_5xx = 0;
+};
+
+// One site as SITE INFO shows it.
+struct SiteInfo {
+  std::string name;
+  uint64_t queued = 0, leased = 0, done = 0, scheduled = 0, dead = 0;
+  uint64_t excluded = 0;  // URLs robots.txt excludes (none stored yet)
+  int64_t delay_ms = 0;   // the delay in force
+  policy::DelaySource delay_source = policy::DelaySource::kDefault;
+  int64_t next_allowed_ms = 0;  // 0: may be fetched now
+  int64_t block_until_ms = 0;   // 0: not blocked
+  uint32_t backoffs = 0;
+  uint64_t max_urls = 0;  // the URL cap in force; 0 = none
+};
+
+// SITE LIST's filter (docs/commands.md#site-list).
+enum class SiteFilter { kAll, kReady, kWaiting, kBlocked };
+
+// One page of SITE LIST. `next_cursor` 0 means the scan is complete.
+struct SitePage {
+  uint64_t next_cursor = 0;
+  std::vector<std::string> sites;
 };
 
 // Tracked sites (those with queued URLs) by scheduler state; see
@@ -186,6 +225,46 @@ class Frontier {
   virtual Status SetSiteDelay(std::string_view site, int64_t delay_ms,
                               int64_t now_ms) = 0;
 
+  // --- Sites, for operators (frontier_sites.cc; docs/commands.md#site) ---
+  //
+  // In each, `site` is a host, a domain or a URL, mapped through
+  // politeness-scope as SetSiteDelay does; anything else is
+  // InvalidArgument "invalid site '<site>': ...".
+  //
+  // Read-only: the site's state at `now_ms`, or nullopt if the frontier
+  // has no record of it.
+  virtual StatusOr<std::optional<SiteInfo>> GetSiteInfo(std::string_view site,
+                                                        int64_t now_ms) = 0;
+  // Read-only, SCAN-style: examines up to `count` (>= 1) site records in
+  // key order from `cursor` (0 starts) and returns those that pass
+  // `filter` at `now_ms`, and the cursor to continue from (0 when the
+  // scan is complete). Every site present for the whole scan is returned
+  // exactly once; a page may be empty while the scan goes on.
+  virtual StatusOr<SitePage> ListSites(SiteFilter filter, uint64_t cursor,
+                                       size_t count, int64_t now_ms) = 0;
+  // Read-only: up to `n` sites with the most queued URLs, most first
+  // (ties by name). Exact while there are at most kTopSitesScanMax site
+  // records; beyond that, the largest among the first kTopSitesScanMax in
+  // key order (hash order: a uniform sample) and the cached recently
+  // touched sites. Reads at most kTopSitesScanMax records.
+  static constexpr size_t kTopSitesScanMax = 100'000;
+  virtual StatusOr<std::vector<SiteSize>> TopSites(size_t n) = 0;
+  // Sets the site's own URL cap (n > 0), or restores site-max-urls (0).
+  // Creates the site's record if it has none. Persistent.
+  virtual Status SetSiteLimit(std::string_view site, uint64_t max_urls,
+                              int64_t now_ms) = 0;
+  // Removes the site's record and all its URLs (queue entries, leases,
+  // retry and recrawl dates) in one transaction and returns how many URLs
+  // it removed (0 for an unknown site). Once it returns, none of them is
+  // handed out and Seen() says false for each. To bound the transaction
+  // it reads at most kDeleteSiteMaxRecords URL records: under
+  // politeness-scope host the site's own (its host's key range), under
+  // domain every URL record (a domain's hosts have no index). Beyond that
+  // it fails with InvalidArgument and changes nothing.
+  static constexpr uint64_t kDeleteSiteMaxRecords = 100'000;
+  virtual StatusOr<uint64_t> DeleteSite(std::string_view site,
+                                        int64_t now_ms) = 0;
+
   // The Qc procedure of sections 2.6/2.7: expired leases and due recrawls
   // and retries go back to Q; sites whose delay has passed become ready.
   // Work is bounded per call (TickResult::more_due says there is more).
@@ -217,12 +296,13 @@ class Frontier {
   // CONFIG SET: takes the runtime-tunable fields of `options`
   // (lease_timeout_ms, max_depth, depth_scope, site_max_urls,
   // politeness_delay_ms, site_max_leases, default_priority, max_attempts,
-  // max_url_length) and ignores the others, which the stored layout or the
-  // open environment fixed. New values apply from the next call: leases
-  // already given keep their deadlines, waiting sites their next-allowed
-  // time. A new site_max_leases re-places every site with queued URLs
-  // (one pass over the sites, as at start). An error from that pass (an
-  // I/O error) is returned; the options are then unchanged.
+  // max_url_length, and the adaptive politeness and recrawl settings) and
+  // ignores the others, which the stored layout or the open environment fixed.
+  // New values apply from the next call: leases already given keep their
+  // deadlines, waiting sites their next-allowed time. A new site_max_leases
+  // re-places every site with queued URLs (one pass over the sites, as at
+  // start). An error from that pass (an I/O error) is returned; the options are
+  // then unchanged.
   virtual Status UpdateOptions(const FrontierOptions& options,
                                int64_t now_ms) = 0;
   // How long Open() took, recovery included, in milliseconds (for the log).

@@ -15,6 +15,13 @@ Status FrontierImpl::UpdateOptions(const FrontierOptions& options,
   opts_.default_priority = options.default_priority;
   opts_.max_attempts = options.max_attempts;
   opts_.max_url_length = options.max_url_length;
+  opts_.politeness_delay_factor = options.politeness_delay_factor;
+  opts_.politeness_max_delay_ms = options.politeness_max_delay_ms;
+  opts_.recrawl_adaptive = options.recrawl_adaptive;
+  opts_.recrawl_inc_rate = options.recrawl_inc_rate;
+  opts_.recrawl_dec_rate = options.recrawl_dec_rate;
+  opts_.recrawl_min_ms = options.recrawl_min_ms;
+  opts_.recrawl_max_ms = options.recrawl_max_ms;
   if (opts_.site_max_leases == previous.site_max_leases) return Status::OK();
 
   // A site's readiness depends on the lease cap, and a site at its cap

@@ -3,15 +3,18 @@
 #pragma once
 
 #include <atomic>
+#include <functional>
 #include <memory>
-#include <type_traits>
 #include <mutex>
 #include <optional>
 #include <set>
 #include <string>
+#include <type_traits>
 #include <unordered_map>
 #include <vector>
 
+#include "policy/politeness.h"
+#include "policy/recrawl.h"
 #include "storage/bdb.h"
 #include "storage/file_syncer.h"
 #include "storage/frontier.h"
@@ -81,6 +84,15 @@ class FrontierImpl final : public Frontier {
   StatusOr<std::optional<UrlInfo>> Info(std::string_view url) override;
   Status SetSiteDelay(std::string_view site, int64_t delay_ms,
                       int64_t now_ms) override;
+  // --- frontier_sites.cc ---
+  StatusOr<std::optional<SiteInfo>> GetSiteInfo(std::string_view site,
+                                                int64_t now_ms) override;
+  StatusOr<SitePage> ListSites(SiteFilter filter, uint64_t cursor, size_t count,
+                               int64_t now_ms) override;
+  StatusOr<std::vector<SiteSize>> TopSites(size_t n) override;
+  Status SetSiteLimit(std::string_view site, uint64_t max_urls,
+                      int64_t now_ms) override;
+  StatusOr<uint64_t> DeleteSite(std::string_view site, int64_t now_ms) override;
   StatusOr<TickResult> Tick(int64_t now_ms) override;
   bool HasReady(int64_t now_ms) override;
   std::optional<int64_t> NextWakeMs() const override;
@@ -208,7 +220,32 @@ class FrontierImpl final : public Frontier {
   // counts are kept by Enqueue/Dequeue/EndLease and POP instead.
   void CountMove(SiteRecord* site, std::optional<StoredState> from,
                  std::optional<StoredState> to);
+  // The delay in force before the site's next fetch: its DELAY, else
+  // the larger of politeness-delay and its robots.txt Crawl-delay.
   int64_t DelayOf(const SiteRecord& site) const;
+  // The delay after a fetch that took `fetch_ms` (CONFIRM FETCH-MS): with
+  // politeness-delay-factor > 0, stretched as policy/politeness.h says,
+  // and then remembered in site->adaptive_delay_ms (-1 when the fetch
+  // did not raise it above DelayOf). Without a fetch time, DelayOf.
+  int64_t DelayAfterFetch(SiteRecord* site,
+                          std::optional<int64_t> fetch_ms) const;
+  // The delay SITE INFO reports: the last adaptive delay while adaptive
+  // politeness is on and one is remembered, else DelayOf's.
+  policy::SiteDelay DelayInForce(const SiteRecord& site) const;
+  policy::PolitenessPolicy PolitenessPolicyOf() const;
+  policy::RecrawlPolicy RecrawlPolicyOf() const;
+  // The site's URL cap: its SITE LIMIT, else site-max-urls; 0 = none.
+  uint64_t UrlCapOf(const SiteRecord& site) const;
+  // Counts a CONFIRM's STATUS in confirmed_2xx ... confirmed_5xx (1xx is
+  // not counted: no fetch ends with one).
+  void CountStatusClass(int status);
+  // The site name (politeness-scope) that a SITE or DELAY argument names:
+  // a host, a domain or a URL. InvalidArgument if it is none of these.
+  StatusOr<std::string> SiteNameOf(std::string_view site_arg) const;
+  // Loads the site `name` (a new record if it has none), applies `change`
+  // and stores and re-places it, in one transaction.
+  Status UpdateSite(const std::string& name, int64_t now_ms,
+                    const std::function<void(SiteRecord*)>& change);
   bool AtLeaseCap(const SiteRecord& site) const;
   // Ends a lease held by `rec` (timer entry and the site's lease count).
   Status EndLease(DbTxn* t, const UrlKey& key, const UrlRecord& rec,

@@ -4,6 +4,7 @@
 #include <cctype>
 #include <limits>
 
+#include "policy/recrawl.h"
 #include "storage/frontier_impl.h"
 
 namespace frontier {
@@ -115,7 +116,7 @@ Status FrontierImpl::AddOne(DbTxn* t, const Resolved& url,
   const bool new_site = s.IsNotFound();
   if (!s.ok() && !new_site) return s;
   if (new_site) site.name.assign(site_of.name);
-  if (opts_.site_max_urls > 0 && site.urls >= opts_.site_max_urls) {
+  if (const uint64_t cap = UrlCapOf(site); cap > 0 && site.urls >= cap) {
     *out = AddOutcome::kRefused;
     s = known_or(Status::OK());
     if (s.ok() && *out == AddOutcome::kRefused) stats_.refused++;
@@ -287,6 +288,12 @@ StatusOr<bool> FrontierImpl::Confirm(std::string_view url,
     if (!ls.ok()) return ls;
     rec.last_fetch_ms = now_ms;
     rec.attempts = 0;
+    if (opts_.recrawl_adaptive && options.changed) {
+      rec.recrawl_ms = policy::NextRecrawlPeriodMs(
+          RecrawlPolicyOf(), rec.recrawl_ms,
+          *options.changed ? policy::ContentChange::kChanged
+                           : policy::ContentChange::kUnchanged);
+    }
     if (rec.recrawl_ms > 0) {
       rec.state = StoredState::kScheduledRecrawl;
       rec.due_ms = now_ms + rec.recrawl_ms;
@@ -297,7 +304,8 @@ StatusOr<bool> FrontierImpl::Confirm(std::string_view url,
       rec.due_ms = 0;
     }
     site.next_allowed_ms =
-        std::max(site.next_allowed_ms, now_ms + DelayOf(site));
+        std::max(site.next_allowed_ms,
+                 now_ms + DelayAfterFetch(&site, options.fetch_ms));
     ls = StoreUrl(t, key, rec);
     if (!ls.ok()) return ls;
     CountMove(&site, from, rec.state);
@@ -305,6 +313,7 @@ StatusOr<bool> FrontierImpl::Confirm(std::string_view url,
     ls = PlaceSite(t, rec.site_fp, site, now_ms);
     if (!ls.ok()) return ls;
     stats_.confirmed++;
+    if (options.status) CountStatusClass(*options.status);
     confirmed = true;
     return Status::OK();
   });
@@ -432,8 +441,8 @@ StatusOr<std::optional<UrlInfo>> FrontierImpl::Info(std::string_view url) {
   return std::optional<UrlInfo>(std::move(info));
 }
 
-Status FrontierImpl::SetSiteDelay(std::string_view site_arg, int64_t delay_ms,
-                                  int64_t now_ms) {
+StatusOr<std::string> FrontierImpl::SiteNameOf(
+    std::string_view site_arg) const {
   std::string host;
   if (site_arg.find("://") != std::string_view::npos) {
     StatusOr<Resolved> r = Resolve(site_arg, "invalid site URL");
@@ -449,22 +458,18 @@ Status FrontierImpl::SetSiteDelay(std::string_view site_arg, int64_t delay_ms,
     }
     host = r->norm.host;
   }
-  const std::string name = SiteOf(host, opts_.politeness_scope);
-  const uint64_t site_fp = Fingerprint(name);
-  return RunWrite([&](DbTxn* t) {
-    SiteRecord site;
-    Status s = LoadSite(t, site_fp, &site);
-    const bool new_site = s.IsNotFound();
-    if (!s.ok() && !new_site) return s;
-    if (new_site) site.name = name;
-    site.delay_ms = delay_ms < 0 ? -1 : delay_ms;
+  return SiteOf(host, opts_.politeness_scope);
+}
+
+Status FrontierImpl::SetSiteDelay(std::string_view site_arg, int64_t delay_ms,
+                                  int64_t now_ms) {
+  StatusOr<std::string> name = SiteNameOf(site_arg);
+  if (!name.ok()) return name.status();
+  return UpdateSite(*name, now_ms, [&](SiteRecord* site) {
+    site->delay_ms = delay_ms < 0 ? -1 : delay_ms;
     // A shorter delay takes effect now rather than after the old one ends.
-    site.next_allowed_ms =
-        std::min(site.next_allowed_ms, now_ms + DelayOf(site));
-    StoreSite(site_fp, site);
-    s = PlaceSite(t, site_fp, site, now_ms);
-    if (s.ok() && new_site) stats_.sites++;
-    return s;
+    site->next_allowed_ms =
+        std::min(site->next_allowed_ms, now_ms + DelayOf(*site));
   });
 }
 

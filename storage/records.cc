@@ -29,6 +29,7 @@ constexpr char kUrlRecordV2 = 2;
 constexpr char kSiteRecordV2 = 2;
 constexpr char kSiteRecordV3 = 3;
 constexpr char kStatsV1 = 1;
+constexpr char kStatsV2 = 2;
 }  // namespace
 
 uint64_t Fingerprint(std::string_view s) {
@@ -270,12 +271,18 @@ bool DecodeSiteRecord(std::string_view in, SiteRecord* r) {
 
 namespace {
 // The persistent counters in a fixed order; ready_sites is in-memory only.
-// The cumulative counters, in their order in the counters record.
+// The cumulative counters, in their order in the counters record. New
+// counters are appended at the end: a record that stops before them (an
+// older version's) reads them as 0.
 constexpr uint64_t FrontierStats::*kCumulative[] = {
-    &FrontierStats::added,     &FrontierStats::duplicates,
-    &FrontierStats::refused,   &FrontierStats::popped,
-    &FrontierStats::confirmed, &FrontierStats::failed,
-    &FrontierStats::expired,   &FrontierStats::recrawled};
+    &FrontierStats::added,         &FrontierStats::duplicates,
+    &FrontierStats::refused,       &FrontierStats::popped,
+    &FrontierStats::confirmed,     &FrontierStats::failed,
+    &FrontierStats::expired,       &FrontierStats::recrawled,
+    &FrontierStats::confirmed_2xx, &FrontierStats::confirmed_3xx,
+    &FrontierStats::confirmed_4xx, &FrontierStats::confirmed_5xx};
+// Version 1 had the 7 state counters and the first 8 cumulative ones.
+constexpr size_t kStatsV1Counters = 15;
 
 template <typename Stats, typename Fn>
 void ForEachCounter(Stats& s, Fn fn) {
@@ -291,16 +298,32 @@ void KeepCumulativeCounters(const FrontierStats& from, FrontierStats* to) {
 
 std::string EncodeStats(const FrontierStats& s) {
   std::string out;
-  out.push_back(kStatsV1);
+  out.push_back(kStatsV2);
   ForEachCounter(s, [&out](uint64_t v) { PutU64(&out, v); });
   return out;
 }
 
 bool DecodeStats(std::string_view in, FrontierStats* s) {
-  if (in.empty() || in[0] != kStatsV1) return false;
+  if (in.empty() || (in[0] != kStatsV1 && in[0] != kStatsV2)) return false;
+  const bool v1 = in[0] == kStatsV1;
   in.remove_prefix(1);
+  // Version 1 holds exactly its 15 counters; version 2 at least those and
+  // then a prefix of the later ones. Bytes beyond the counters this
+  // version knows (a newer binary's) are refused, never dropped.
+  const size_t stored = in.size() / 8;
+  if (in.size() % 8 != 0 || stored < kStatsV1Counters ||
+      (v1 && stored != kStatsV1Counters)) {
+    return false;
+  }
+  size_t read = 0;
   bool ok = true;
-  ForEachCounter(*s, [&](uint64_t& v) { ok = ok && GetU64(&in, &v); });
+  ForEachCounter(*s, [&](uint64_t& v) {
+    if (read++ < stored) {
+      ok = ok && GetU64(&in, &v);
+    } else {
+      v = 0;
+    }
+  });
   return ok && in.empty();
 }
 

@@ -8,6 +8,7 @@
 //   admin_commands.cc         CONFIG SLOWLOG
 //   pubsub_commands.cc        SUBSCRIBE UNSUBSCRIBE PSUBSCRIBE
 //                             PUNSUBSCRIBE PUBLISH PUBSUB
+//   site_commands.cc          SITE INFO|LIST|TOP|DELAY|LIMIT|DELETE|HELP
 // They are bound to names, arities and flags only in command_table.cc,
 // which has already checked the arity when a handler runs.
 #pragma once
@@ -33,6 +34,12 @@ void MSeen(CommandContext& ctx);
 void UrlInfo(CommandContext& ctx);
 void Delay(CommandContext& ctx);
 void Stats(CommandContext& ctx);
+
+void Site(CommandContext& ctx);
+// DELAY and SITE DELAY: sets `site`'s delay to `secs` seconds (negative:
+// back to the default) and replies +OK, or the error.
+void SetDelay(CommandContext& ctx, std::string_view site,
+              std::string_view secs);
 
 void Ping(CommandContext& ctx);
 void Echo(CommandContext& ctx);
@@ -62,7 +69,7 @@ void Publish(CommandContext& ctx);
 void PubSubCommand(CommandContext& ctx);
 
 // STATS's fields in their reply order; INFO's "# Frontier" uses the same.
-using StatsFields = std::array<std::pair<std::string_view, uint64_t>, 16>;
+using StatsFields = std::array<std::pair<std::string_view, uint64_t>, 20>;
 StatsFields FrontierStatsFields(const FrontierStats& s);
 
 }  // namespace frontier::commands

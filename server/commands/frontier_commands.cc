@@ -1,7 +1,5 @@
 // The frontier's verbs: parse options, call the Frontier, reply.
 #include <array>
-#include <cinttypes>
-#include <cstdio>
 #include <optional>
 #include <string_view>
 
@@ -38,15 +36,6 @@ bool ParseLease(std::optional<std::string_view> text, int64_t* lease_ms) {
   if (!ms || *ms <= 0) return false;
   *lease_ms = *ms;
   return true;
-}
-
-// "1700000000.123": Unix seconds with milliseconds, or "0" for none.
-std::string FormatUnixTime(int64_t ms) {
-  if (ms == 0) return "0";
-  char buf[32];
-  std::snprintf(buf, sizeof(buf), "%" PRId64 ".%03" PRId64, ms / 1000,
-                ms % 1000);
-  return buf;
 }
 
 }  // namespace
@@ -291,15 +280,9 @@ void MSeen(CommandContext& ctx) {
 // URLINFO url
 void UrlInfo(CommandContext& ctx) {
   auto info = ctx.frontier.Info(ctx.argv[1]);
-  if (!info.ok()) {
-    ReplyStatus(ctx.reply, info.status());
-    return;
-  }
-  if (!info->has_value()) {
-    ctx.reply.Null();
-    return;
-  }
-  const frontier::UrlInfo& u = **info;
+  const frontier::UrlInfo* found = RecordOrReply(ctx.reply, info);
+  if (found == nullptr) return;
+  const frontier::UrlInfo& u = *found;
   const std::pair<std::string_view, std::string> fields[] = {
       {"url", u.url},
       {"depth", std::to_string(u.depth)},
@@ -310,28 +293,11 @@ void UrlInfo(CommandContext& ctx) {
       {"recrawl", FormatSeconds(u.recrawl_ms)},
       {"due", FormatUnixTime(u.due_ms)},
   };
-  ctx.reply.Array(2 * std::size(fields));
-  for (const auto& [name, value] : fields) {
-    ctx.reply.Bulk(name);
-    ctx.reply.Bulk(value);
-  }
+  ReplyFields(ctx.reply, fields);
 }
 
-// DELAY site secs
-void Delay(CommandContext& ctx) {
-  std::optional<int64_t> delay_ms = ParseDurationMs(ctx.argv[2]);
-  if (!delay_ms) {
-    ctx.reply.Error(errors::kNotFloat);
-    return;
-  }
-  Status s = ctx.frontier.SetSiteDelay(
-      ctx.argv[1], *delay_ms < 0 ? -1 : *delay_ms, ctx.now_ms);
-  if (!s.ok()) {
-    ReplyStatus(ctx.reply, s);
-    return;
-  }
-  ctx.reply.Ok();
-}
+// DELAY site secs (= SITE DELAY, site_commands.cc)
+void Delay(CommandContext& ctx) { SetDelay(ctx, ctx.argv[1], ctx.argv[2]); }
 
 StatsFields FrontierStatsFields(const FrontierStats& s) {
   return {{
@@ -351,6 +317,10 @@ StatsFields FrontierStatsFields(const FrontierStats& s) {
       {"failed", s.failed},
       {"expired", s.expired},
       {"recrawled", s.recrawled},
+      {"confirmed_2xx", s.confirmed_2xx},
+      {"confirmed_3xx", s.confirmed_3xx},
+      {"confirmed_4xx", s.confirmed_4xx},
+      {"confirmed_5xx", s.confirmed_5xx},
   }};
 }
 

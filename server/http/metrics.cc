@@ -125,6 +125,14 @@ constexpr FieldMetric kFrontierMetrics[] = {
      "Leases that ran out before a CONFIRM or FAIL."},
     {"recrawled", "frontierd_urls_recrawled_total", "counter",
      "URLs queued again for a recrawl."},
+    {"confirmed_2xx", "frontierd_urls_confirmed_by_status_total", "counter",
+     "CONFIRMs that reported a STATUS, by status class.", "class=\"2xx\""},
+    {"confirmed_3xx", "frontierd_urls_confirmed_by_status_total", "", "",
+     "class=\"3xx\""},
+    {"confirmed_4xx", "frontierd_urls_confirmed_by_status_total", "", "",
+     "class=\"4xx\""},
+    {"confirmed_5xx", "frontierd_urls_confirmed_by_status_total", "", "",
+     "class=\"5xx\""},
 };
 
 constexpr FieldMetric kServerMetrics[] = {

@@ -176,8 +176,12 @@ def main():
         for page in sorted(set(counts) - reachable):
             failures.append("unreachable %s%s fetched" % page)
         s = stats(r)
+        # The worker reports each CONFIRM's STATUS (counted by class):
+        # /missing answers 404, every other page 200.
         for name, want in (("done", len(reachable)),
-                           ("confirmed", len(reachable)), ("failed", 0),
+                           ("confirmed", len(reachable)),
+                           ("confirmed_2xx", len(reachable) - 1),
+                           ("confirmed_4xx", 1), ("failed", 0),
                            ("leased", 0)):
             if s[name] != want:
                 failures.append("STATS %s is %s, expected %d"

@@ -181,8 +181,10 @@ TEST_F(ConfigCommandsTest, GetReturnsNameValuePairsForGlobPatterns) {
             BulkArray({"maxclients", "10000"}));
   std::map<std::string, std::string> politeness =
       FieldMap(Cmd({"CONFIG", "GET", "politeness-*", "site-max-[lu]*"}));
-  EXPECT_EQ(politeness.size(), 4u);
+  EXPECT_EQ(politeness.size(), 6u);
   EXPECT_TRUE(politeness.count("politeness-scope"));
+  EXPECT_TRUE(politeness.count("politeness-delay-factor"));
+  EXPECT_TRUE(politeness.count("politeness-max-delay"));
   EXPECT_TRUE(politeness.count("site-max-urls"));
   // A directive matched by two patterns comes once.
   EXPECT_EQ(Cmd({"CONFIG", "GET", "port", "p?rt"}),

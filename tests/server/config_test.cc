@@ -63,6 +63,15 @@ TEST(ConfigTest, DefaultsMatchTheStorageDefaults) {
   EXPECT_EQ(from_config.default_priority, storage.default_priority);
   EXPECT_EQ(from_config.max_attempts, storage.max_attempts);
   EXPECT_EQ(from_config.max_url_length, storage.max_url_length);
+  EXPECT_EQ(from_config.politeness_delay_factor,
+            storage.politeness_delay_factor);
+  EXPECT_EQ(from_config.politeness_max_delay_ms,
+            storage.politeness_max_delay_ms);
+  EXPECT_EQ(from_config.recrawl_adaptive, storage.recrawl_adaptive);
+  EXPECT_EQ(from_config.recrawl_inc_rate, storage.recrawl_inc_rate);
+  EXPECT_EQ(from_config.recrawl_dec_rate, storage.recrawl_dec_rate);
+  EXPECT_EQ(from_config.recrawl_min_ms, storage.recrawl_min_ms);
+  EXPECT_EQ(from_config.recrawl_max_ms, storage.recrawl_max_ms);
   EXPECT_FALSE(from_config.write_log_at_commit);
 }
 

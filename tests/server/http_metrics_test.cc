@@ -109,6 +109,14 @@ TEST_F(HttpTest, MetricsEqualStatsAndInfo) {
       {"failed", "frontierd_urls_failed_total"},
       {"expired", "frontierd_leases_expired_total"},
       {"recrawled", "frontierd_urls_recrawled_total"},
+      {"confirmed_2xx",
+       "frontierd_urls_confirmed_by_status_total{class=\"2xx\"}"},
+      {"confirmed_3xx",
+       "frontierd_urls_confirmed_by_status_total{class=\"3xx\"}"},
+      {"confirmed_4xx",
+       "frontierd_urls_confirmed_by_status_total{class=\"4xx\"}"},
+      {"confirmed_5xx",
+       "frontierd_urls_confirmed_by_status_total{class=\"5xx\"}"},
   };
   ASSERT_EQ(stats.size(), names.size()) << "a STATS field has no metric here";
   for (const auto& [field, metric] : names) {

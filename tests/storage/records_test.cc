@@ -207,5 +207,55 @@ TEST(RecordsTest, KeysSortAsTheirFields) {
   EXPECT_EQ(back, a);
 }
 
+// The counters record grew the status classes (version 2): a version 1
+// record, as the previous release wrote it, still reads, with them at 0.
+TEST(RecordsTest, StatsOfVersionOneReadWithTheNewCountersAtZero) {
+  std::string v1(1, '\x01');
+  for (uint64_t i = 1; i <= 15; ++i) coding::PutU64(&v1, i * 10);
+  FrontierStats s;
+  s.confirmed_4xx = 99;
+  ASSERT_TRUE(DecodeStats(v1, &s));
+  EXPECT_EQ(s.urls, 10u);
+  EXPECT_EQ(s.sites, 70u);
+  EXPECT_EQ(s.added, 80u);
+  EXPECT_EQ(s.recrawled, 150u);
+  EXPECT_EQ(
+      s.confirmed_2xx + s.confirmed_3xx + s.confirmed_4xx + s.confirmed_5xx,
+      0u);
+  // A version 1 record of another length is corrupt.
+  std::string longer = v1;
+  coding::PutU64(&longer, 1);
+  EXPECT_FALSE(DecodeStats(longer, &s));
+  EXPECT_FALSE(DecodeStats(v1.substr(0, v1.size() - 8), &s));
+}
+
+TEST(RecordsTest, StatsRoundTripAndRefuseUnknownCounters) {
+  FrontierStats s;
+  s.urls = 5;
+  s.recrawled = 6;
+  s.confirmed_2xx = 7;
+  s.confirmed_5xx = 8;
+  const std::string bytes = EncodeStats(s);
+  FrontierStats back;
+  ASSERT_TRUE(DecodeStats(bytes, &back));
+  EXPECT_EQ(back.urls, 5u);
+  EXPECT_EQ(back.recrawled, 6u);
+  EXPECT_EQ(back.confirmed_2xx, 7u);
+  EXPECT_EQ(back.confirmed_5xx, 8u);
+  // A counter this version does not know (a newer binary's) is refused,
+  // so that rewriting the record never drops it.
+  std::string newer = bytes;
+  coding::PutU64(&newer, 1);
+  EXPECT_FALSE(DecodeStats(newer, &back));
+  // A version 2 record that stops early (before a later counter) reads.
+  std::string shorter = bytes.substr(0, bytes.size() - 8);
+  FrontierStats partial;
+  ASSERT_TRUE(DecodeStats(shorter, &partial));
+  EXPECT_EQ(partial.confirmed_2xx, 7u);
+  EXPECT_EQ(partial.confirmed_5xx, 0u);
+  EXPECT_FALSE(DecodeStats(bytes.substr(0, bytes.size() - 3), &back));
+  EXPECT_FALSE(DecodeStats(std::string(1, '\x03') + bytes.substr(1), &back));
+}
+
 }  // namespace
 }  // namespace frontier

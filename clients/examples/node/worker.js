@@ -8,7 +8,8 @@
 // Connects to FRONTIERD_HOST and FRONTIERD_PORT (default 127.0.0.1:7379),
 // password FRONTIERD_PASSWORD if set. Each seed is added; then it leases a
 // URL (BPOP), fetches it, adds the page's links (MADD, the page as ref) and
-// confirms it (CONFIRM), or reports a failure (FAIL with a delay). SIGINT
+// confirms it (CONFIRM, with the HTTP status and the fetch time), or
+// reports a failure (FAIL with a delay). SIGINT
 // or SIGTERM stop it after the page in hand; a URL leased and not fetched
 // is handed back.
 'use strict';
@@ -70,6 +71,7 @@ async function main() {
       await r.call('FAIL', url);
       break;
     }
+    const started = Date.now();
     let page;
     try {
       page = await fetchPage(url);
@@ -89,7 +91,8 @@ async function main() {
       // link that is not a valid URL.
       await r.call('MADD', url, ...links);
     }
-    await r.call('CONFIRM', url);
+    await r.call('CONFIRM', url, 'STATUS', page.status,
+        'FETCH-MS', Date.now() - started);
     console.log(page.status, url, links.length, 'links');
   }
   r.disconnect();

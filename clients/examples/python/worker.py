@@ -7,13 +7,16 @@ Needs redis-py (Debian: python3-redis). Connects to FRONTIERD_HOST and
 FRONTIERD_PORT (default 127.0.0.1:7379), password FRONTIERD_PASSWORD if set.
 Each seed is added (0 if already known); then it leases a URL (BPOP),
 fetches it, adds the page's links (MADD, the page as ref) and confirms it
-(CONFIRM), or reports a failure (FAIL with a delay). SIGINT or SIGTERM stop
+(CONFIRM with the HTTP status and how long the fetch took, which the
+frontier uses for its statistics and adaptive politeness), or reports a
+failure (FAIL with a delay). SIGINT or SIGTERM stop
 it after the page in hand; a URL leased and not fetched is handed back.
 """
 import os
 import re
 import signal
 import sys
+import time
 import urllib.error
 import urllib.request
 from urllib.parse import urldefrag, urljoin
@@ -62,6 +65,7 @@ def main():
         if stopping:  # leased while stopping: give it back at once
             r.execute_command("FAIL", url)
             break
+        started = time.monotonic()
         try:
             status, final_url, html = fetch(url)
         except Exception as error:  # no answer: try again later
@@ -80,7 +84,9 @@ def main():
             # One reply per link: 1 new, 0 known, -1 refused, or an error
             # object for a link that is not a valid URL.
             r.execute_command("MADD", url, *links)
-        r.execute_command("CONFIRM", url)
+        fetch_ms = int((time.monotonic() - started) * 1000)
+        r.execute_command("CONFIRM", url, "STATUS", status,
+                          "FETCH-MS", fetch_ms)
         print(status, url, len(links), "links", flush=True)
 
 

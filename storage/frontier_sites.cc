@@ -1,0 +1,266 @@
+// FrontierImpl: the operators' view of sites (SITE INFO, LIST, TOP, LIMIT,
+// DELETE; frontier.h, "Sites, for operators").
+#include <algorithm>
+#include <unordered_set>
+
+#include "storage/coding.h"
+#include "storage/frontier_impl.h"
+
+namespace frontier {
+
+Status FrontierImpl::UpdateSite(
+    const std::string& name, int64_t now_ms,
+    const std::function<void(SiteRecord*)>& change) {
+  const uint64_t site_fp = Fingerprint(name);
+  return RunWrite([&](DbTxn* t) {
+    SiteRecord site;
+    Status s = LoadSite(t, site_fp, &site);
+    const bool new_site = s.IsNotFound();
+    if (!s.ok() && !new_site) return s;
+    if (new_site) site.name = name;
+    change(&site);
+    StoreSite(site_fp, site);
+    s = PlaceSite(t, site_fp, site, now_ms);
+    if (s.ok() && new_site) stats_.sites++;
+    return s;
+  });
+}
+
+StatusOr<std::optional<SiteInfo>> FrontierImpl::GetSiteInfo(
+    std::string_view site_arg, int64_t now_ms) {
+  StatusOr<std::string> name = SiteNameOf(site_arg);
+  if (!name.ok()) return name.status();
+  SiteRecord site;
+  Status s = LoadSite(nullptr, Fingerprint(*name), &site);
+  if (s.IsNotFound() || (s.ok() && site.name != *name)) {
+    return std::optional<SiteInfo>();
+  }
+  if (!s.ok()) return s;
+  SiteInfo info;
+  info.name = site.name;
+  info.queued = site.queued;
+  info.leased = site.leases;
+  info.done = site.done;
+  info.scheduled = site.scheduled;
+  info.dead = site.dead;
+  const policy::SiteDelay delay = DelayInForce(site);
+  info.delay_ms = delay.ms;
+  info.delay_source = delay.source;
+  info.next_allowed_ms =
+      site.next_allowed_ms > now_ms ? site.next_allowed_ms : 0;
+  info.block_until_ms = site.block_until_ms > now_ms ? site.block_until_ms : 0;
+  info.backoffs = site.backoffs;
+  info.max_urls = UrlCapOf(site);
+  return std::optional<SiteInfo>(std::move(info));
+}
+
+namespace {
+
+// SITE LIST's filter, decided from the record alone (docs/commands.md).
+bool PassesFilter(SiteFilter filter, const SiteRecord& site, bool at_cap,
+                  int64_t now_ms) {
+  const bool blocked = site.block_until_ms > now_ms;
+  const bool ready =
+      site.queued > 0 && !blocked && !at_cap && site.next_allowed_ms <= now_ms;
+  switch (filter) {
+    case SiteFilter::kAll:
+      return true;
+    case SiteFilter::kBlocked:
+      return blocked;
+    case SiteFilter::kReady:
+      return ready;
+    case SiteFilter::kWaiting:
+      return site.queued > 0 && !blocked && !ready;
+  }
+  return false;
+}
+
+}  // namespace
+
+StatusOr<SitePage> FrontierImpl::ListSites(SiteFilter filter, uint64_t cursor,
+                                           size_t count, int64_t now_ms) {
+  SitePage page;
+  bdb::Cursor c;
+  Status s = c.Open(&sites_, nullptr);
+  if (!s.ok()) return s;
+  std::string key, value;
+  s = c.Seek(EncodeSiteKey(cursor), &key, &value);
+  for (size_t examined = 0; s.ok(); ++examined) {
+    uint64_t site_fp = 0;
+    std::string_view k = key;
+    if (!coding::GetU64(&k, &site_fp) || !k.empty()) {
+      return Status::Corruption("undecodable site key");
+    }
+    if (examined == count) {
+      // The next page starts here. A site whose fingerprint is 0 can only
+      // be the very first record, which "0" reads anyway.
+      page.next_cursor = site_fp;
+      return page;
+    }
+    SiteRecord site;
+    if (!DecodeSiteRecord(value, &site)) {
+      return Status::Corruption("undecodable site record");
+    }
+    if (PassesFilter(filter, site, AtLeaseCap(site), now_ms)) {
+      page.sites.push_back(std::move(site.name));
+    }
+    s = c.Next(&key, &value);
+  }
+  if (!s.IsNotFound()) return s;
+  page.next_cursor = 0;  // the scan is complete
+  return page;
+}
+
+StatusOr<std::vector<SiteSize>> FrontierImpl::TopSites(size_t n) {
+  struct Candidate {
+    uint64_t fp;
+    SiteSize size;
+  };
+  std::vector<Candidate> top;  // a min-heap of the n largest so far
+  if (n == 0) return std::vector<SiteSize>();
+  auto larger = [](const Candidate& a, const Candidate& b) {
+    return a.size.queued != b.size.queued ? a.size.queued > b.size.queued
+                                          : a.size.name < b.size.name;
+  };
+  auto offer = [&](Candidate&& site) {
+    if (top.size() == n && !larger(site, top.front())) return;
+    if (top.size() == n) {
+      std::pop_heap(top.begin(), top.end(), larger);
+      top.pop_back();
+    }
+    top.push_back(std::move(site));
+    std::push_heap(top.begin(), top.end(), larger);
+  };
+  bdb::Cursor c;
+  Status s = c.Open(&sites_, nullptr);
+  if (!s.ok()) return s;
+  std::string key, value;
+  s = c.First(&key, &value);
+  size_t examined = 0;
+  for (; s.ok() && examined < kTopSitesScanMax; ++examined) {
+    uint64_t site_fp = 0;
+    std::string_view k = key;
+    SiteRecord site;
+    if (!coding::GetU64(&k, &site_fp) || !DecodeSiteRecord(value, &site)) {
+      return Status::Corruption("undecodable site record");
+    }
+    if (site.queued > 0) {
+      offer({site_fp, SiteSize{std::move(site.name), site.urls, site.queued,
+                               site.leases}});
+    }
+    s = c.Next(&key, &value);
+  }
+  if (!s.ok() && !s.IsNotFound()) return s;
+  if (s.ok()) {
+    // The scan stopped at its bound: the cached records (the sites the
+    // crawl works on, which the scan may have missed) compete too. One
+    // the scan kept already is the same site, not another candidate.
+    std::unordered_set<uint64_t> kept;
+    for (const Candidate& cand : top) kept.insert(cand.fp);
+    for (const auto& [site_fp, site] : site_cache_) {
+      if (site.queued > 0 && !kept.contains(site_fp)) {
+        offer({site_fp,
+               SiteSize{site.name, site.urls, site.queued, site.leases}});
+      }
+    }
+  }
+  std::sort_heap(top.begin(), top.end(), larger);
+  std::vector<SiteSize> out;
+  out.reserve(top.size());
+  for (Candidate& cand : top) out.push_back(std::move(cand.size));
+  return out;
+}
+
+Status FrontierImpl::SetSiteLimit(std::string_view site_arg, uint64_t max_urls,
+                                  int64_t now_ms) {
+  StatusOr<std::string> name = SiteNameOf(site_arg);
+  if (!name.ok()) return name.status();
+  return UpdateSite(*name, now_ms,
+                    [&](SiteRecord* site) { site->max_urls = max_urls; });
+}
+
+StatusOr<uint64_t> FrontierImpl::DeleteSite(std::string_view site_arg,
+                                            int64_t now_ms) {
+  (void)now_ms;  // nothing of a deleted site waits for a time
+  StatusOr<std::string> name = SiteNameOf(site_arg);
+  if (!name.ok()) return name.status();
+  const uint64_t site_fp = Fingerprint(*name);
+  const bool by_host = opts_.politeness_scope == SiteScope::kHost;
+  uint64_t removed = 0;
+  Status s = RunWrite([&](DbTxn* t) {
+    removed = 0;
+    SiteRecord site;
+    Status ls = LoadSite(t, site_fp, &site);
+    if (ls.IsNotFound()) return Status::OK();
+    if (!ls.ok()) return ls;
+    if (site.name != *name) return Status::OK();  // a fingerprint collision
+    // Under host scope the site is one host: its URLs are the host's key
+    // range of U (site_fp is the host's fingerprint). A domain's hosts
+    // have no index, so under domain scope every URL record is read.
+    const uint64_t to_read = by_host ? site.urls : stats_.urls;
+    if (to_read > kDeleteSiteMaxRecords) {
+      return Status::InvalidArgument(
+          "site '" + *name + "' is too large to delete: it would read " +
+          std::to_string(to_read) +
+          " URL records in one transaction, more "
+          "than the " +
+          std::to_string(kDeleteSiteMaxRecords) + " allowed" +
+          (by_host ? ""
+                   : " (under politeness-scope domain every URL is read)"));
+    }
+    bdb::Cursor c;
+    ls = c.Open(&urls_, t);
+    cursors_.urls_at.reset();
+    std::string key, value;
+    if (ls.ok()) {
+      ls = by_host ? c.Seek(EncodeSiteKey(site_fp), &key, &value)
+                   : c.First(&key, &value);
+    }
+    while (ls.ok()) {
+      UrlKey url_key;
+      UrlRecord rec;
+      if (!DecodeUrlKey(key, &url_key) || !DecodeUrlRecord(value, &rec)) {
+        return Status::Corruption("undecodable URL record");
+      }
+      if (by_host && url_key.host_fp != site_fp) break;  // past the host
+      if (rec.site_fp == site_fp) {
+        switch (rec.state) {
+          case StoredState::kQueued:
+            ls = queue_.Delete(t, EncodeQueueKey(site_fp, PosOf(rec, url_key)));
+            break;
+          case StoredState::kLeased:
+          case StoredState::kScheduledRetry:
+          case StoredState::kScheduledRecrawl:
+            ls = timers_.Delete(t, EncodeTimerKey(rec.due_ms, url_key));
+            break;
+          case StoredState::kDone:
+          case StoredState::kDead:
+            break;
+        }
+        if (ls.ok()) ls = c.DeleteCurrent();
+        if (!ls.ok()) return ls;
+        CountMove(&site, rec.state, std::nullopt);
+        if (stats_.urls > 0) stats_.urls--;
+        removed++;
+      }
+      ls = c.Next(&key, &value);
+    }
+    if (!ls.IsNotFound() && !ls.ok()) return ls;
+    ls = c.Close();
+    if (ls.ok()) ls = sites_.Delete(t, EncodeSiteKey(site_fp));
+    if (!ls.ok()) return ls;
+    // Whatever the transaction buffered or cached for the site goes too;
+    // an abort clears the cache and re-places the touched sites.
+    dirty_sites_.erase(site_fp);
+    site_cache_.erase(site_fp);
+    head_changes_.erase(site_fp);
+    touched_sites_.insert(site_fp);
+    sched_.Remove(site_fp);
+    if (stats_.sites > 0) stats_.sites--;
+    return Status::OK();
+  });
+  if (!s.ok()) return s;
+  return removed;
+}
+
+}  // namespace frontier
