@@ -15,6 +15,9 @@ Status FrontierImpl::UpdateOptions(const FrontierOptions& options,
   opts_.default_priority = options.default_priority;
   opts_.max_attempts = options.max_attempts;
   opts_.max_url_length = options.max_url_length;
+  opts_.backoff_status_codes = options.backoff_status_codes;
+  opts_.backoff_initial_ms = options.backoff_initial_ms;
+  opts_.backoff_max_ms = options.backoff_max_ms;
   if (opts_.site_max_leases == previous.site_max_leases) return Status::OK();
 
   // A site's readiness depends on the lease cap, and a site at its cap

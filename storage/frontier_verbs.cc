@@ -320,6 +320,7 @@ StatusOr<bool> FrontierImpl::Confirm(std::string_view url,
       rec.state = StoredState::kDone;
       rec.due_ms = 0;
     }
+    site.backoffs = 0;  // the site answers again: its back-off series ends
     site.next_allowed_ms =
         std::max(site.next_allowed_ms, now_ms + DelayOf(site));
     ls = StoreUrl(t, key, rec);
@@ -355,16 +356,19 @@ StatusOr<bool> FrontierImpl::Fail(std::string_view url,
     ls = LoadSite(t, rec.site_fp, &site);
     if (ls.ok()) ls = EndLease(t, key, rec, &site);
     if (!ls.ok()) return ls;
-    rec.attempts++;
-    if (rec.attempts >= opts_.max_attempts) {
+    // A back-off blocks the site instead of counting an attempt: a site
+    // that rate-limits does not kill its URLs.
+    const bool backoff = IsBackoffStatus(options.status);
+    if (backoff) {
+      BackOff(options, now_ms, &site);
+    } else {
+      rec.attempts++;
+    }
+    if (!backoff && rec.attempts >= opts_.max_attempts) {
       rec.state = StoredState::kDead;
       rec.due_ms = 0;
-    } else if (delay_ms > 0) {
-      rec.state = StoredState::kScheduledRetry;
-      rec.due_ms = now_ms + delay_ms;
-      ls = AddTimer(t, rec.due_ms, key);
     } else {
-      ls = Enqueue(t, key, &rec, &site);
+      ls = Requeue(t, key, &rec, &site, delay_ms, now_ms);
     }
     site.next_allowed_ms =
         std::max(site.next_allowed_ms, now_ms + DelayOf(site));
@@ -456,8 +460,8 @@ StatusOr<std::optional<UrlInfo>> FrontierImpl::Info(std::string_view url) {
   return std::optional<UrlInfo>(std::move(info));
 }
 
-Status FrontierImpl::SetSiteDelay(std::string_view site_arg, int64_t delay_ms,
-                                  int64_t now_ms) {
+StatusOr<FrontierImpl::NamedSite> FrontierImpl::ResolveSite(
+    std::string_view site_arg) const {
   std::string host;
   if (site_arg.find("://") != std::string_view::npos) {
     StatusOr<Resolved> r = Resolve(site_arg, "invalid site URL");
@@ -473,8 +477,18 @@ Status FrontierImpl::SetSiteDelay(std::string_view site_arg, int64_t delay_ms,
     }
     host = r->norm.host;
   }
-  const std::string name = SiteOf(host, opts_.politeness_scope);
-  const uint64_t site_fp = Fingerprint(name);
+  NamedSite site;
+  site.name = SiteOf(host, opts_.politeness_scope);
+  site.fp = Fingerprint(site.name);
+  return site;
+}
+
+Status FrontierImpl::SetSiteDelay(std::string_view site_arg, int64_t delay_ms,
+                                  int64_t now_ms) {
+  StatusOr<NamedSite> named = ResolveSite(site_arg);
+  if (!named.ok()) return named.status();
+  const std::string& name = named->name;
+  const uint64_t site_fp = named->fp;
   return RunWrite([&](DbTxn* t) {
     SiteRecord site;
     Status s = LoadSite(t, site_fp, &site);
