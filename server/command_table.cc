@@ -50,6 +50,12 @@ constexpr std::array kCommands = {
                 "Sets a site's politeness delay."},
     CommandSpec{"stats", c::Stats, 1, kR | kF | kWk, "frontier",
                 "Returns the frontier's counters."},
+    CommandSpec{"extend", c::Extend, 3, kW | kF | kWk, "frontier",
+                "Moves a leased URL's deadline to some seconds from now."},
+    CommandSpec{"release", c::Release, -2, kW | kF | kWk, "frontier",
+                "Hands a lease back without counting an attempt."},
+    CommandSpec{"site", c::SiteCommand, -2, kW | kWk | kSub, "frontier",
+                "SITE BLOCK|HELP: looks at or controls one site.", "block"},
     // Connection and server housekeeping.
     CommandSpec{"ping", c::Ping, -1, kF | kWk | kNA | kSM, "connection",
                 "Pings the server."},

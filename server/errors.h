@@ -136,6 +136,10 @@ inline constexpr std::string_view kFetchMs =
     "ERR FETCH-MS must be a non-negative integer (milliseconds)";
 inline constexpr std::string_view kChangedTwice =
     "ERR CHANGED and UNCHANGED exclude each other and may appear once";
+inline constexpr std::string_view kExtendSeconds =
+    "ERR EXTEND needs a positive number of seconds";
+inline constexpr std::string_view kBlockSeconds =
+    "ERR SITE BLOCK needs a non-negative number of seconds (0 unblocks)";
 
 // --- Status translation (reply.h: ReplyStatus) ---
 inline constexpr std::string_view kStorageErrorPrefix = "ERR storage error: ";

@@ -21,6 +21,9 @@ namespace frontier {
 // Precondition: !status.ok().
 void ReplyStatus(ReplyWriter& reply, const Status& status);
 
+// :1 or :0 from a verb's StatusOr<bool>, or its error (ReplyStatus).
+void ReplyBool(ReplyWriter& reply, const StatusOr<bool>& result);
+
 // "ERR wrong number of arguments for '<name>' command". `name` is the
 // command's lower-case table name ("add", or "client|setname").
 void ReplyWrongArity(ReplyWriter& reply, std::string_view name);

@@ -13,15 +13,6 @@
 namespace frontier::commands {
 namespace {
 
-// Replies :1 / :0 from a StatusOr<bool>, or the status' error.
-void ReplyBool(ReplyWriter& reply, const StatusOr<bool>& result) {
-  if (!result.ok()) {
-    ReplyStatus(reply, result.status());
-  } else {
-    reply.Int(*result ? 1 : 0);
-  }
-}
-
 // COUNT n: an integer >= 1.
 bool ParseCount(std::optional<std::string_view> text, size_t* count) {
   if (!text) return true;
@@ -343,6 +334,7 @@ StatsFields FrontierStatsFields(const FrontierStats& s) {
       {"dead", s.dead},
       {"sites", s.sites},
       {"ready_sites", s.ready_sites},
+      {"blocked_sites", s.blocked_sites},
       {"added", s.added},
       {"duplicates", s.duplicates},
       {"refused", s.refused},
@@ -351,6 +343,7 @@ StatsFields FrontierStatsFields(const FrontierStats& s) {
       {"failed", s.failed},
       {"expired", s.expired},
       {"recrawled", s.recrawled},
+      {"backoffs", s.backoffs},
   }};
 }
 

@@ -125,6 +125,10 @@ constexpr FieldMetric kFrontierMetrics[] = {
      "Leases that ran out before a CONFIRM or FAIL."},
     {"recrawled", "frontierd_urls_recrawled_total", "counter",
      "URLs queued again for a recrawl."},
+    {"blocked_sites", "frontierd_sites_blocked", "gauge",
+     "Sites blocked by SITE BLOCK or a back-off (429/503) right now."},
+    {"backoffs", "frontierd_backoffs_total", "counter",
+     "FAILs whose STATUS blocked their site (backoff-status-codes)."},
 };
 
 constexpr FieldMetric kServerMetrics[] = {

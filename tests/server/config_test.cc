@@ -63,6 +63,9 @@ TEST(ConfigTest, DefaultsMatchTheStorageDefaults) {
   EXPECT_EQ(from_config.default_priority, storage.default_priority);
   EXPECT_EQ(from_config.max_attempts, storage.max_attempts);
   EXPECT_EQ(from_config.max_url_length, storage.max_url_length);
+  EXPECT_EQ(from_config.backoff_status_codes, storage.backoff_status_codes);
+  EXPECT_EQ(from_config.backoff_initial_ms, storage.backoff_initial_ms);
+  EXPECT_EQ(from_config.backoff_max_ms, storage.backoff_max_ms);
   EXPECT_FALSE(from_config.write_log_at_commit);
 }
 

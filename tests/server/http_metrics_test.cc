@@ -109,6 +109,8 @@ TEST_F(HttpTest, MetricsEqualStatsAndInfo) {
       {"failed", "frontierd_urls_failed_total"},
       {"expired", "frontierd_leases_expired_total"},
       {"recrawled", "frontierd_urls_recrawled_total"},
+      {"blocked_sites", "frontierd_sites_blocked"},
+      {"backoffs", "frontierd_backoffs_total"},
   };
   ASSERT_EQ(stats.size(), names.size()) << "a STATS field has no metric here";
   for (const auto& [field, metric] : names) {
