@@ -227,6 +227,11 @@ class FrontierImpl final : public Frontier {
   // the block but does not advance the series.
   bool IsBackoffStatus(std::optional<int> status) const;
   void BackOff(const FailOptions& options, int64_t now_ms, SiteRecord* site);
+  // Loads `url`'s record into *rec inside `t` and sets *leased: whether it
+  // is that URL's (not a fingerprint twin's) and the URL is leased. An
+  // unknown URL is OK with *leased false (frontier_leases.cc).
+  Status LoadLeased(DbTxn* t, const Resolved& url, UrlRecord* rec,
+                    bool* leased);
   // Puts a URL that left its lease back: queued at once (delay_ms <= 0),
   // or scheduled for now_ms + delay_ms.
   Status Requeue(DbTxn* t, const UrlKey& key, UrlRecord* rec,

@@ -4,6 +4,16 @@
 
 namespace frontier {
 
+Status FrontierImpl::LoadLeased(DbTxn* t, const Resolved& url, UrlRecord* rec,
+                                bool* leased) {
+  *leased = false;
+  Status s = LoadUrl(t, url.key, rec);
+  if (s.IsNotFound()) return Status::OK();
+  if (!s.ok()) return s;
+  *leased = rec->url == url.norm.url && rec->state == StoredState::kLeased;
+  return Status::OK();
+}
+
 Status FrontierImpl::Requeue(DbTxn* t, const UrlKey& key, UrlRecord* rec,
                              SiteRecord* site, int64_t delay_ms,
                              int64_t now_ms) {
@@ -24,12 +34,9 @@ StatusOr<bool> FrontierImpl::Extend(std::string_view url, int64_t lease_ms,
   bool extended = false;
   Status s = RunWrite([&](DbTxn* t) {
     UrlRecord rec;
-    Status ls = LoadUrl(t, key, &rec);
-    if (ls.IsNotFound()) return Status::OK();
-    if (!ls.ok()) return ls;
-    if (rec.url != target->norm.url || rec.state != StoredState::kLeased) {
-      return Status::OK();
-    }
+    bool leased = false;
+    Status ls = LoadLeased(t, *target, &rec, &leased);
+    if (!ls.ok() || !leased) return ls;
     // The lease's Qc entry is its deadline: move it.
     ls = RemoveTimer(t, rec.due_ms, key);
     if (!ls.ok()) return ls;
@@ -55,12 +62,9 @@ StatusOr<bool> FrontierImpl::Release(std::string_view url, int64_t delay_ms,
   bool released = false;
   Status s = RunWrite([&](DbTxn* t) {
     UrlRecord rec;
-    Status ls = LoadUrl(t, key, &rec);
-    if (ls.IsNotFound()) return Status::OK();
-    if (!ls.ok()) return ls;
-    if (rec.url != target->norm.url || rec.state != StoredState::kLeased) {
-      return Status::OK();
-    }
+    bool leased = false;
+    Status ls = LoadLeased(t, *target, &rec, &leased);
+    if (!ls.ok() || !leased) return ls;
     SiteRecord site;
     ls = LoadSite(t, rec.site_fp, &site);
     if (ls.ok()) ls = EndLease(t, key, rec, &site);

@@ -237,6 +237,7 @@ Status FrontierImpl::PopOne(DbTxn* t, int64_t lease_ms, int64_t now_ms,
   site.leases++;
   site.next_allowed_ms =
       std::max(site.next_allowed_ms, now_ms + DelayOf(site));
+  if (site.block_until_ms <= now_ms) site.block_until_ms = 0;  // block over
   CountMove(&site, StoredState::kQueued, StoredState::kLeased);
   StoreSite(site_fp, site);
   s = PlaceSite(t, site_fp, site, now_ms);
@@ -346,12 +347,9 @@ StatusOr<bool> FrontierImpl::Fail(std::string_view url,
   bool failed = false;
   Status s = RunWrite([&](DbTxn* t) {
     UrlRecord rec;
-    Status ls = LoadUrl(t, key, &rec);
-    if (ls.IsNotFound()) return Status::OK();
-    if (!ls.ok()) return ls;
-    if (rec.url != target->norm.url || rec.state != StoredState::kLeased) {
-      return Status::OK();
-    }
+    bool leased = false;
+    Status ls = LoadLeased(t, *target, &rec, &leased);
+    if (!ls.ok() || !leased) return ls;
     SiteRecord site;
     ls = LoadSite(t, rec.site_fp, &site);
     if (ls.ok()) ls = EndLease(t, key, rec, &site);

@@ -3,66 +3,30 @@
 // SITE BLOCK, and the lease verbs EXTEND and RELEASE. The clock is the
 // test's.
 #include <gtest/gtest.h>
-#include <stdlib.h>
 
-#include <filesystem>
 #include <optional>
 #include <string>
 #include <vector>
 
+#include "frontier_fixture.h"
 #include "storage/frontier.h"
 #include "storage/records.h"
 
 namespace frontier {
 namespace {
 
-constexpr int64_t kT0 = 1'700'000'000'000;  // Tue, 14 Nov 2023 22:13:20 GMT
 constexpr int64_t kSecond = 1000;
 
-AddOptions Prio(int p) {
-  AddOptions o;
-  o.priority = p;
-  return o;
-}
-
-class BackoffTest : public ::testing::Test {
+class BackoffTest : public FrontierFixture {
  protected:
-  void SetUp() override {
-    char tmpl[] = "/tmp/frontier_backoff_test_XXXXXX";
-    ASSERT_NE(mkdtemp(tmpl), nullptr);
-    dir_ = tmpl;
-    opts_.dir = dir_;
-    opts_.cache_bytes = 8 << 20;
-    opts_.politeness_delay_ms = 0;
-    opts_.site_max_leases = 0;
-  }
-  void TearDown() override {
-    fr_.reset();
-    std::filesystem::remove_all(dir_);
-  }
-  void Open() {
-    fr_.reset();
-    auto f = Frontier::Open(opts_);
-    ASSERT_TRUE(f.ok()) << f.status().ToString();
-    fr_ = std::move(f).value();
-  }
   void Add(const std::string& url, int priority = 5000) {
-    auto r = fr_->Add(url, "", Prio(priority), now_);
-    ASSERT_TRUE(r.ok()) << r.status().ToString();
-    ASSERT_EQ(*r, AddOutcome::kAdded) << url;
+    ASSERT_EQ(FrontierFixture::Add(url, "", Prio(priority)), AddOutcome::kAdded)
+        << url;
   }
-  std::vector<std::string> Pop(size_t n = 100, int64_t lease_ms = 0) {
-    auto r = fr_->Pop(n, lease_ms, now_);
-    EXPECT_TRUE(r.ok()) << r.status().ToString();
-    return r.ok() ? *r : std::vector<std::string>{};
-  }
-  std::string PopOne() {
-    auto v = Pop(1);
-    return v.empty() ? "" : v[0];
-  }
-  bool Fail(const std::string& url, std::optional<int> status,
-            std::optional<std::string> retry_after = std::nullopt,
-            int64_t delay_ms = 0) {
+  std::vector<std::string> PopAll() { return Pop(100); }
+  bool FailWith(const std::string& url, std::optional<int> status,
+                std::optional<std::string> retry_after = std::nullopt,
+                int64_t delay_ms = 0) {
     FailOptions o;
     o.status = status;
     o.delay_ms = delay_ms;
@@ -70,16 +34,6 @@ class BackoffTest : public ::testing::Test {
     auto r = fr_->Fail(url, o, now_);
     EXPECT_TRUE(r.ok()) << r.status().ToString();
     return r.ok() && *r;
-  }
-  bool Confirm(const std::string& url) {
-    auto r = fr_->Confirm(url, {}, now_);
-    EXPECT_TRUE(r.ok()) << r.status().ToString();
-    return r.ok() && *r;
-  }
-  UrlInfo Info(const std::string& url) {
-    auto r = fr_->Info(url);
-    EXPECT_TRUE(r.ok() && r->has_value()) << url;
-    return r.ok() && r->has_value() ? **r : UrlInfo{};
   }
   // Whether something can be popped at `at_ms` (the clock only moves on).
   bool ReadyAt(int64_t at_ms) {
@@ -92,16 +46,11 @@ class BackoffTest : public ::testing::Test {
   void ExpectBlockBetween(int64_t at_least_ms, int64_t at_most_ms,
                           const std::string& url) {
     const int64_t start = now_;
-    EXPECT_TRUE(Pop().empty()) << "blocked at once";
+    EXPECT_TRUE(PopAll().empty()) << "blocked at once";
     EXPECT_FALSE(ReadyAt(start + at_least_ms - 1)) << "block too short";
     EXPECT_TRUE(ReadyAt(start + at_most_ms)) << "block too long";
     EXPECT_EQ(PopOne(), url);
   }
-
-  std::string dir_;
-  FrontierOptions opts_;
-  std::unique_ptr<Frontier> fr_;
-  int64_t now_ = kT0;
 };
 
 TEST_F(BackoffTest, A429BlocksTheWholeSiteAndCountsNoAttempt) {
@@ -110,13 +59,13 @@ TEST_F(BackoffTest, A429BlocksTheWholeSiteAndCountsNoAttempt) {
   Add("http://a.com/2", 2);
   Add("http://b.com/1", 3);
   ASSERT_EQ(PopOne(), "http://a.com/1");
-  ASSERT_TRUE(Fail("http://a.com/1", 429));
+  ASSERT_TRUE(FailWith("http://a.com/1", 429));
 
   UrlInfo info = Info("http://a.com/1");
   EXPECT_EQ(info.state, UrlState::kQueued);
   EXPECT_EQ(info.attempts, 0);
   // Neither a.com URL is handed out; b.com is not held back.
-  EXPECT_EQ(Pop(), std::vector<std::string>{"http://b.com/1"});
+  EXPECT_EQ(PopAll(), std::vector<std::string>{"http://b.com/1"});
   FrontierStats stats = fr_->Stats();
   EXPECT_EQ(stats.blocked_sites, 1u);
   EXPECT_EQ(stats.backoffs, 1u);
@@ -125,7 +74,7 @@ TEST_F(BackoffTest, A429BlocksTheWholeSiteAndCountsNoAttempt) {
   // backoff-initial 60 s, ±10%: the URL keeps its place in the queue.
   EXPECT_FALSE(ReadyAt(kT0 + 54 * kSecond - 1));
   EXPECT_TRUE(ReadyAt(kT0 + 66 * kSecond));
-  EXPECT_EQ(Pop(),
+  EXPECT_EQ(PopAll(),
             (std::vector<std::string>{"http://a.com/1", "http://a.com/2"}));
   EXPECT_EQ(fr_->Stats().blocked_sites, 0u);
 }
@@ -139,7 +88,7 @@ TEST_F(BackoffTest, TheSeriesDoublesUpToTheCapAndAConfirmEndsIt) {
   ASSERT_EQ(PopOne(), url);
   for (int64_t base : {10, 20, 40, 50, 50}) {
     SCOPED_TRACE("block of " + std::to_string(base) + " s");
-    ASSERT_TRUE(Fail(url, 503));
+    ASSERT_TRUE(FailWith(url, 503));
     // ±10% jitter, never past the cap.
     ExpectBlockBetween(base * 900, std::min<int64_t>(base * 1100, 50'000), url);
   }
@@ -150,7 +99,7 @@ TEST_F(BackoffTest, TheSeriesDoublesUpToTheCapAndAConfirmEndsIt) {
   Add("http://a.com/next");
   ASSERT_TRUE(Confirm(url));
   ASSERT_EQ(PopOne(), "http://a.com/next");
-  ASSERT_TRUE(Fail("http://a.com/next", 429));
+  ASSERT_TRUE(FailWith("http://a.com/next", 429));
   ExpectBlockBetween(9 * kSecond, 11 * kSecond, "http://a.com/next");
 }
 
@@ -158,14 +107,14 @@ TEST_F(BackoffTest, JitterSpreadsSitesBlockedTogether) {
   opts_.backoff_initial_ms = 100 * kSecond;
   Open();
   for (int i = 0; i < 20; ++i) Add("http://s" + std::to_string(i) + ".com/");
-  std::vector<std::string> popped = Pop();
+  std::vector<std::string> popped = PopAll();
   ASSERT_EQ(popped.size(), 20u);
-  for (const std::string& u : popped) ASSERT_TRUE(Fail(u, 429));
+  for (const std::string& u : popped) ASSERT_TRUE(FailWith(u, 429));
   // The 20 blocks end at different moments between 90 and 110 s.
   size_t back = 0, moments = 0;
   for (int64_t t = kT0 + 90 * kSecond; t <= kT0 + 110 * kSecond; t += 500) {
     now_ = t;
-    size_t n = Pop().size();
+    size_t n = PopAll().size();
     back += n;
     if (n > 0) ++moments;
   }
@@ -177,7 +126,7 @@ TEST_F(BackoffTest, RetryAfterInSecondsReplacesTheSeries) {
   Open();
   Add("http://a.com/");
   ASSERT_EQ(PopOne(), "http://a.com/");
-  ASSERT_TRUE(Fail("http://a.com/", 429, " 120 "));
+  ASSERT_TRUE(FailWith("http://a.com/", 429, " 120 "));
   ExpectBlockBetween(120 * kSecond, 120 * kSecond, "http://a.com/");
 }
 
@@ -186,10 +135,10 @@ TEST_F(BackoffTest, RetryAfterAsAnHttpDate) {
   Add("http://a.com/");
   ASSERT_EQ(PopOne(), "http://a.com/");
   // kT0 + 300 s, in IMF-fixdate.
-  ASSERT_TRUE(Fail("http://a.com/", 503, "Tue, 14 Nov 2023 22:18:20 GMT"));
+  ASSERT_TRUE(FailWith("http://a.com/", 503, "Tue, 14 Nov 2023 22:18:20 GMT"));
   ExpectBlockBetween(300 * kSecond, 300 * kSecond, "http://a.com/");
   // A date in the past: no wait, but still a back-off (no attempt).
-  ASSERT_TRUE(Fail("http://a.com/", 503, "Tue, 14 Nov 2023 22:00:00 GMT"));
+  ASSERT_TRUE(FailWith("http://a.com/", 503, "Tue, 14 Nov 2023 22:00:00 GMT"));
   EXPECT_EQ(PopOne(), "http://a.com/");
   EXPECT_EQ(Info("http://a.com/").attempts, 0);
 }
@@ -199,7 +148,7 @@ TEST_F(BackoffTest, RetryAfterIsCappedAtBackoffMax) {
   Open();
   Add("http://a.com/");
   ASSERT_EQ(PopOne(), "http://a.com/");
-  ASSERT_TRUE(Fail("http://a.com/", 429, "99999999"));
+  ASSERT_TRUE(FailWith("http://a.com/", 429, "99999999"));
   ExpectBlockBetween(3600 * kSecond, 3600 * kSecond, "http://a.com/");
 }
 
@@ -211,7 +160,7 @@ TEST_F(BackoffTest, AnUnreadableRetryAfterIsIgnored) {
     const std::string url = "http://a.com/" + std::to_string(i++);
     Add(url);
     ASSERT_EQ(PopOne(), url);
-    ASSERT_TRUE(Fail(url, 429, garbage));
+    ASSERT_TRUE(FailWith(url, 429, garbage));
     // As if there were none: the series' first step, 60 s ±10%.
     ExpectBlockBetween(54 * kSecond, 66 * kSecond, url);
     EXPECT_EQ(Info(url).attempts, 0);
@@ -224,11 +173,11 @@ TEST_F(BackoffTest, OtherFailuresCountAttemptsAndDoNotBlock) {
   Open();
   Add("http://a.com/");
   ASSERT_EQ(PopOne(), "http://a.com/");
-  ASSERT_TRUE(Fail("http://a.com/", 500));
+  ASSERT_TRUE(FailWith("http://a.com/", 500));
   EXPECT_EQ(Info("http://a.com/").attempts, 1);
   ASSERT_EQ(PopOne(), "http://a.com/");  // not blocked
   EXPECT_EQ(fr_->Stats().backoffs, 0u);
-  ASSERT_TRUE(Fail("http://a.com/", std::nullopt));
+  ASSERT_TRUE(FailWith("http://a.com/", std::nullopt));
   EXPECT_EQ(Info("http://a.com/").state, UrlState::kDead);
 }
 
@@ -240,7 +189,7 @@ TEST_F(BackoffTest, RateLimitingNeverKillsAUrl) {
   Add("http://a.com/");
   for (int i = 0; i < 5; ++i) {
     ASSERT_EQ(PopOne(), "http://a.com/") << i;
-    ASSERT_TRUE(Fail("http://a.com/", 429));
+    ASSERT_TRUE(FailWith("http://a.com/", 429));
     now_ += 2 * kSecond;
   }
   EXPECT_EQ(Info("http://a.com/").state, UrlState::kQueued);
@@ -251,19 +200,19 @@ TEST_F(BackoffTest, TheStatusCodesAreConfigurable) {
   Open();
   Add("http://a.com/");
   ASSERT_EQ(PopOne(), "http://a.com/");
-  ASSERT_TRUE(Fail("http://a.com/", 429));  // not listed: an attempt
+  ASSERT_TRUE(FailWith("http://a.com/", 429));  // not listed: an attempt
   EXPECT_EQ(Info("http://a.com/").attempts, 1);
   ASSERT_EQ(PopOne(), "http://a.com/");
-  ASSERT_TRUE(Fail("http://a.com/", 418));
+  ASSERT_TRUE(FailWith("http://a.com/", 418));
   EXPECT_EQ(Info("http://a.com/").attempts, 1);
-  EXPECT_TRUE(Pop().empty());
+  EXPECT_TRUE(PopAll().empty());
 
   FrontierOptions none = opts_;
   none.backoff_status_codes.clear();
   ASSERT_TRUE(fr_->UpdateOptions(none, now_).ok());
   now_ += 86400 * kSecond;
   ASSERT_EQ(PopOne(), "http://a.com/");
-  ASSERT_TRUE(Fail("http://a.com/", 418));
+  ASSERT_TRUE(FailWith("http://a.com/", 418));
   EXPECT_EQ(Info("http://a.com/").attempts, 2);
 }
 
@@ -272,9 +221,9 @@ TEST_F(BackoffTest, ABurstOf429sIsOneStepOfTheSeries) {
   Add("http://a.com/1", 1);
   Add("http://a.com/2", 2);
   Add("http://a.com/3", 3);
-  ASSERT_EQ(Pop().size(), 3u);  // no lease cap in these tests
+  ASSERT_EQ(PopAll().size(), 3u);  // no lease cap in these tests
   for (const char* u : {"http://a.com/1", "http://a.com/2", "http://a.com/3"}) {
-    ASSERT_TRUE(Fail(u, 429));
+    ASSERT_TRUE(FailWith(u, 429));
   }
   EXPECT_EQ(fr_->Stats().backoffs, 3u);
   // Still the first step (60 s ±10%), not the third (240 s).
@@ -282,7 +231,7 @@ TEST_F(BackoffTest, ABurstOf429sIsOneStepOfTheSeries) {
   EXPECT_TRUE(ReadyAt(kT0 + 66 * kSecond));
   ASSERT_EQ(PopOne(), "http://a.com/1");
   // The next 429 after the block is the second step: 120 s.
-  ASSERT_TRUE(Fail("http://a.com/1", 429));
+  ASSERT_TRUE(FailWith("http://a.com/1", 429));
   ExpectBlockBetween(108 * kSecond, 132 * kSecond, "http://a.com/1");
 }
 
@@ -291,13 +240,14 @@ TEST_F(BackoffTest, AFailWithDelayAndABackoffWaitsForBoth) {
   Add("http://a.com/1", 1);
   Add("http://a.com/2", 2);
   ASSERT_EQ(PopOne(), "http://a.com/1");
-  ASSERT_TRUE(Fail("http://a.com/1", 429, "10", /*delay_ms=*/100 * kSecond));
+  ASSERT_TRUE(
+      FailWith("http://a.com/1", 429, "10", /*delay_ms=*/100 * kSecond));
   EXPECT_EQ(Info("http://a.com/1").state, UrlState::kScheduled);
   EXPECT_EQ(Info("http://a.com/1").attempts, 0);
   now_ += 10 * kSecond;
-  EXPECT_EQ(Pop(), std::vector<std::string>{"http://a.com/2"});
+  EXPECT_EQ(PopAll(), std::vector<std::string>{"http://a.com/2"});
   now_ += 90 * kSecond;
-  EXPECT_EQ(Pop(), std::vector<std::string>{"http://a.com/1"});
+  EXPECT_EQ(PopAll(), std::vector<std::string>{"http://a.com/1"});
 }
 
 TEST_F(BackoffTest, BlocksAndSeriesSurviveAStopWithoutCheckpoint) {
@@ -305,20 +255,20 @@ TEST_F(BackoffTest, BlocksAndSeriesSurviveAStopWithoutCheckpoint) {
   Add("http://a.com/1", 1);
   Add("http://b.com/1", 2);
   ASSERT_EQ(PopOne(), "http://a.com/1");
-  ASSERT_TRUE(Fail("http://a.com/1", 429, "600"));
+  ASSERT_TRUE(FailWith("http://a.com/1", 429, "600"));
   ASSERT_TRUE(fr_->FlushLog().ok());
   ASSERT_TRUE(fr_->Close(/*skip_checkpoint=*/true).ok());  // as kill -9
   Open();
   FrontierStats stats = fr_->Stats();
   EXPECT_EQ(stats.blocked_sites, 1u);
   EXPECT_EQ(stats.backoffs, 1u);
-  EXPECT_EQ(Pop(), std::vector<std::string>{"http://b.com/1"});
+  EXPECT_EQ(PopAll(), std::vector<std::string>{"http://b.com/1"});
   ASSERT_TRUE(Confirm("http://b.com/1"));
   EXPECT_FALSE(ReadyAt(kT0 + 600 * kSecond - 1));
   EXPECT_TRUE(ReadyAt(kT0 + 600 * kSecond));
   ASSERT_EQ(PopOne(), "http://a.com/1");
   // The series went on from where it was: the second step, 120 s ±10%.
-  ASSERT_TRUE(Fail("http://a.com/1", 429));
+  ASSERT_TRUE(FailWith("http://a.com/1", 429));
   ExpectBlockBetween(108 * kSecond, 132 * kSecond, "http://a.com/1");
 }
 
@@ -328,13 +278,13 @@ TEST_F(BackoffTest, SiteBlockHoldsTheSiteAndZeroUnblocks) {
   Add("http://b.com/1", 2);
   ASSERT_TRUE(fr_->BlockSite("a.com", 30 * kSecond, now_).ok());
   EXPECT_EQ(fr_->Stats().blocked_sites, 1u);
-  EXPECT_EQ(Pop(), std::vector<std::string>{"http://b.com/1"});
+  EXPECT_EQ(PopAll(), std::vector<std::string>{"http://b.com/1"});
   now_ += 10 * kSecond;
-  EXPECT_TRUE(Pop().empty());
+  EXPECT_TRUE(PopAll().empty());
   // A URL names its site too.
   ASSERT_TRUE(fr_->BlockSite("http://A.com/anything", 0, now_).ok());
   EXPECT_EQ(fr_->Stats().blocked_sites, 0u);
-  EXPECT_EQ(Pop(), std::vector<std::string>{"http://a.com/1"});
+  EXPECT_EQ(PopAll(), std::vector<std::string>{"http://a.com/1"});
 
   // A block may also be made shorter.
   ASSERT_TRUE(fr_->Confirm("http://a.com/1", {}, now_).ok());
@@ -350,7 +300,7 @@ TEST_F(BackoffTest, ABlockBeforeTheSiteHasUrlsApplies) {
   ASSERT_TRUE(fr_->BlockSite("later.com", 30 * kSecond, now_).ok());
   EXPECT_EQ(fr_->Stats().sites, 1u);
   Add("http://later.com/");
-  EXPECT_TRUE(Pop().empty());
+  EXPECT_TRUE(PopAll().empty());
   now_ += 30 * kSecond;
   EXPECT_EQ(PopOne(), "http://later.com/");
   // Unblocking a site the frontier never saw creates nothing.
@@ -415,7 +365,7 @@ TEST_F(BackoffTest, ExtendMayShortenAndAnswersZeroWhenNotLeased) {
   auto r = fr_->Extend(leased, kSecond, now_);
   ASSERT_TRUE(r.ok() && *r);
   now_ += kSecond;
-  EXPECT_EQ(Pop().size(), 2u);  // both: the lease ran out
+  EXPECT_EQ(PopAll().size(), 2u);  // both: the lease ran out
 
   for (const char* u : {"http://unknown.com/", "http://a.com/other"}) {
     r = fr_->Extend(u, kSecond, now_);
@@ -438,7 +388,7 @@ TEST_F(BackoffTest, ReleaseFreesTheSitesSlotAtOnce) {
   Add("http://a.com/1", 1);
   Add("http://a.com/2", 2);
   ASSERT_EQ(PopOne(), "http://a.com/1");
-  EXPECT_TRUE(Pop().empty()) << "one lease per site";
+  EXPECT_TRUE(PopAll().empty()) << "one lease per site";
   auto r = fr_->Release("http://a.com/1", 0, now_);
   ASSERT_TRUE(r.ok() && *r);
   UrlInfo info = Info("http://a.com/1");
