@@ -206,6 +206,21 @@ TEST_F(ReleaseCommandTest, ReleaseFreesTheSitesSlotAtOnce) {
   EXPECT_EQ(UrlInfo("http://a.com/1")["state"], "scheduled");
 }
 
+TEST_F(ReleaseCommandTest, ReleaseServesAWaitingBpopAtOnce) {
+  ASSERT_EQ(Cmd({"ADD", "http://a.com/1"}), Int(1));
+  ASSERT_EQ(Cmd({"POP"}), Bulk("http://a.com/1"));
+  auto waiter = Connect(seconds(10));
+  Reply got;
+  Stopwatch watch;
+  std::thread bpop([&] { got = waiter->Cmd({"BPOP", "5"}); });
+  std::this_thread::sleep_for(milliseconds(200));  // let it block
+  EXPECT_EQ(Cmd({"RELEASE", "http://a.com/1"}), Int(1));
+  bpop.join();
+  EXPECT_EQ(got, Bulk("http://a.com/1"));
+  EXPECT_LT(watch.Elapsed(), seconds(3)) << "served by the RELEASE, not "
+                                            "by the BPOP's timeout";
+}
+
 TEST_F(BackoffCommandsTest, SiteBlockHoldsASiteUntilUnblocked) {
   AddTwoSites();
   EXPECT_EQ(Cmd({"SITE", "BLOCK", "a.com", "600"}), StatusReply("OK"));
