@@ -143,6 +143,19 @@ TEST_F(BackoffTest, RetryAfterAsAnHttpDate) {
   EXPECT_EQ(Info("http://a.com/").attempts, 0);
 }
 
+TEST_F(BackoffTest, RetryAfterBackoffsAreStepsOfTheSeriesToo) {
+  opts_.backoff_initial_ms = 10 * kSecond;
+  Open();
+  Add("http://a.com/");
+  ASSERT_EQ(PopOne(), "http://a.com/");
+  for (int i = 0; i < 3; ++i) {
+    ASSERT_TRUE(FailWith("http://a.com/", 429, "1"));
+    ExpectBlockBetween(kSecond, kSecond, "http://a.com/");
+  }
+  ASSERT_TRUE(FailWith("http://a.com/", 429));  // the fourth: 8 x 10 s
+  ExpectBlockBetween(72 * kSecond, 88 * kSecond, "http://a.com/");
+}
+
 TEST_F(BackoffTest, RetryAfterIsCappedAtBackoffMax) {
   opts_.backoff_max_ms = 3600 * kSecond;
   Open();
