@@ -50,10 +50,14 @@ constexpr std::array kCommands = {
                 "Sets a site's politeness delay."},
     CommandSpec{"stats", c::Stats, 1, kR | kF | kWk, "frontier",
                 "Returns the frontier's counters."},
+    CommandSpec{"extend", c::Extend, 3, kW | kF | kWk, "frontier",
+                "Moves a leased URL's deadline to some seconds from now."},
+    CommandSpec{"release", c::Release, -2, kW | kF | kWk, "frontier",
+                "Hands a lease back without counting an attempt."},
     // A worker may read sites (INFO, LIST, TOP, HELP); changing one is an
     // admin's (docs/commands.md#site).
     CommandSpec{"site", c::Site, -2, kWk | kSub, "frontier",
-                "SITE INFO|LIST|TOP|DELAY|LIMIT|DELETE|HELP: one site's "
+                "SITE INFO|LIST|TOP|DELAY|LIMIT|DELETE|BLOCK|HELP: one site's "
                 "state, and the operators' controls over it.",
                 "delay limit delete block"},
     // Connection and server housekeeping.

@@ -176,6 +176,32 @@ Directive Text(std::string_view name, std::string_view def,
                    [m](const Config& c) { return c.*m; }};
 }
 
+// HTTP status codes (100..599) separated by spaces; "" = none.
+Directive StatusCodes(std::string_view name, std::string_view def,
+                      std::vector<int> Config::*m) {
+  return Directive{name, def,
+                   "HTTP status codes (100..599) separated by spaces, or \"\"",
+                   [m](Config* c, std::string_view v) {
+                     std::vector<int> codes;
+                     std::istringstream words{std::string(v)};
+                     for (std::string word; words >> word;) {
+                       std::optional<int64_t> n = ParseInt64(word);
+                       if (!n || *n < 100 || *n > 599) return false;
+                       codes.push_back(static_cast<int>(*n));
+                     }
+                     c->*m = std::move(codes);
+                     return true;
+                   },
+                   [m](const Config& c) {
+                     std::string out;
+                     for (int code : c.*m) {
+                       if (!out.empty()) out += ' ';
+                       out += std::to_string(code);
+                     }
+                     return out;
+                   }};
+}
+
 bool IsIpLiteral(const std::string& text) {
   unsigned char buf[sizeof(in6_addr)];
   return inet_pton(AF_INET, text.c_str(), buf) == 1 ||
@@ -413,6 +439,13 @@ const std::vector<Directive>& Table() {
                           {"popularity", QueueOrder::kPopularity}}),
       Flagged(kDirRuntime,
               Integer("max-attempts", "5", &Config::max_attempts, 1, kMaxInt)),
+      // Back-off from sites that answer 429/503 (docs/commands.md#fail).
+      Flagged(kDirRuntime, StatusCodes("backoff-status-codes", "429 503",
+                                       &Config::backoff_status_codes)),
+      Flagged(kDirRuntime, Duration("backoff-initial", "60",
+                                    &Config::backoff_initial_ms, 0)),
+      Flagged(kDirRuntime, Duration("backoff-max", "86400",
+                                    &Config::backoff_max_ms, 0)),
       Flagged(kDirRuntime,
               Integer("timer-ms", "100", &Config::timer_ms, 1, 3'600'000)),
       Flagged(kDirRuntime, Duration("checkpoint-interval", "60",
@@ -682,6 +715,9 @@ FrontierOptions ToFrontierOptions(const Config& config) {
   o.order = config.order;
   o.max_attempts = config.max_attempts;
   o.max_url_length = config.max_url_length;
+  o.backoff_status_codes = config.backoff_status_codes;
+  o.backoff_initial_ms = config.backoff_initial_ms;
+  o.backoff_max_ms = config.backoff_max_ms;
   // fsync no: hand each commit to the OS at once and never fsync it.
   // always/everysec: keep commits in the log buffer until FlushLog().
   o.write_log_at_commit = config.fsync == FsyncPolicy::kNo;

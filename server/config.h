@@ -67,6 +67,10 @@ struct Config {
   int default_priority = 0;
   QueueOrder order = QueueOrder::kBfs;
   int max_attempts = 0;
+  // Back-off (issue 8 §2; FrontierOptions says what they do).
+  std::vector<int> backoff_status_codes;  // HTTP codes, 100..599
+  int64_t backoff_initial_ms = 0;
+  int64_t backoff_max_ms = 0;
   int64_t timer_ms = 0;
   int64_t checkpoint_interval_ms = 0;  // 0 = only at shutdown
   FsyncPolicy fsync = FsyncPolicy::kAlways;

@@ -140,6 +140,10 @@ inline constexpr std::string_view kSiteLimit =
     "ERR SITE LIMIT must be a non-negative integer (0 = site-max-urls)";
 inline constexpr std::string_view kChangedTwice =
     "ERR CHANGED and UNCHANGED exclude each other and may appear once";
+inline constexpr std::string_view kExtendSeconds =
+    "ERR EXTEND needs a positive number of seconds";
+inline constexpr std::string_view kBlockSeconds =
+    "ERR SITE BLOCK needs a non-negative number of seconds (0 unblocks)";
 
 // --- Status translation (reply.h: ReplyStatus) ---
 inline constexpr std::string_view kStorageErrorPrefix = "ERR storage error: ";

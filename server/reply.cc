@@ -28,6 +28,14 @@ void ReplyStatus(ReplyWriter& reply, const Status& status) {
   }
 }
 
+void ReplyBool(ReplyWriter& reply, const StatusOr<bool>& result) {
+  if (!result.ok()) {
+    ReplyStatus(reply, result.status());
+  } else {
+    reply.Int(*result ? 1 : 0);
+  }
+}
+
 void ReplyWrongArity(ReplyWriter& reply, std::string_view name) {
   std::string text(errors::kWrongArityPrefix);
   text += name;

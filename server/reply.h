@@ -44,6 +44,8 @@ const T* RecordOrReply(ReplyWriter& reply,
 void ReplyFields(
     ReplyWriter& reply,
     std::span<const std::pair<std::string_view, std::string>> fields);
+// :1 or :0 from a verb's StatusOr<bool>, or its error (ReplyStatus).
+void ReplyBool(ReplyWriter& reply, const StatusOr<bool>& result);
 
 // "ERR wrong number of arguments for '<name>' command". `name` is the
 // command's lower-case table name ("add", or "client|setname").

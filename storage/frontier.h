@@ -59,6 +59,13 @@ struct FrontierOptions {
   double recrawl_dec_rate = 0.2;
   int64_t recrawl_min_ms = 60'000;
   int64_t recrawl_max_ms = 31'536'000'000;
+  // Back-off (issue 8 §2): a FAIL whose STATUS is one of these blocks the
+  // whole site, for the Retry-After it names or for the series of
+  // policy/backoff.h (backoff_initial_ms doubled per back-off in a row, at
+  // most backoff_max_ms, ±10% jitter). Empty: no status backs off.
+  std::vector<int> backoff_status_codes = {429, 503};
+  int64_t backoff_initial_ms = 60'000;
+  int64_t backoff_max_ms = 86'400'000;
   // With true, each commit writes its log records to the OS (not synced);
   // with false they stay in the log buffer until FlushLog() or a checkpoint.
   bool write_log_at_commit = false;
@@ -111,11 +118,15 @@ struct UrlInfo {
 struct FrontierStats {
   uint64_t urls = 0, queued = 0, leased = 0, done = 0, scheduled = 0,
            dead = 0, sites = 0, ready_sites = 0;
+  // Sites whose block (SITE BLOCK, back-off) had not ended at the last
+  // Tick(); in memory, like ready_sites.
+  uint64_t blocked_sites = 0;
   uint64_t added = 0, duplicates = 0, refused = 0, popped = 0, confirmed = 0,
            failed = 0, expired = 0, recrawled = 0;
   // CONFIRMs that reported a STATUS, by class (issue 8 §3).
   uint64_t confirmed_2xx = 0, confirmed_3xx = 0, confirmed_4xx = 0,
            confirmed_5xx = 0;
+  uint64_t backoffs = 0;  // FAILs whose STATUS backed their site off
 };
 
 // One site as SITE INFO shows it.
@@ -201,9 +212,23 @@ class Frontier {
                                  const ConfirmOptions& options,
                                  int64_t now_ms) = 0;
   // True if the URL was leased. options.delay_ms > 0 requeues it after
-  // that long.
+  // that long. A status in backoff_status_codes backs the site off: the
+  // site is blocked (see FrontierOptions) and the URL goes back without
+  // counting an attempt; a CONFIRM of any of the site's URLs ends the
+  // series. Any other FAIL counts an attempt.
   virtual StatusOr<bool> Fail(std::string_view url, const FailOptions& options,
                               int64_t now_ms) = 0;
+  // EXTEND (frontier_leases.cc): true if the URL is leased; its lease then
+  // ends at now_ms + lease_ms (which may also be sooner than before).
+  // InvalidArgument, changing nothing, if lease_ms <= 0.
+  virtual StatusOr<bool> Extend(std::string_view url, int64_t lease_ms,
+                                int64_t now_ms) = 0;
+  // RELEASE (frontier_leases.cc): true if the URL was leased; it goes back
+  // to the queue at once (delay_ms == 0) or after delay_ms, without
+  // counting an attempt, and its site's lease slot is free at once.
+  // InvalidArgument, changing nothing, if delay_ms < 0.
+  virtual StatusOr<bool> Release(std::string_view url, int64_t delay_ms,
+                                 int64_t now_ms) = 0;
   // True if known. period_ms <= 0 clears the recrawl period.
   virtual StatusOr<bool> Recrawl(std::string_view url, int64_t period_ms,
                                  int64_t now_ms) = 0;
@@ -224,6 +249,13 @@ class Frontier {
   // the default. Persistent.
   virtual Status SetSiteDelay(std::string_view site, int64_t delay_ms,
                               int64_t now_ms) = 0;
+  // SITE BLOCK (frontier_blocks.cc): the site that `site` names (as for
+  // SetSiteDelay) hands out nothing until now_ms + block_ms; block_ms == 0
+  // ends any block at once (the back-off series is left as it is). The
+  // block replaces the one in force, longer or shorter. Persistent.
+  // InvalidArgument, changing nothing, for a bad site or block_ms < 0.
+  virtual Status BlockSite(std::string_view site, int64_t block_ms,
+                           int64_t now_ms) = 0;
 
   // --- Sites, for operators (frontier_sites.cc; docs/commands.md#site) ---
   //
@@ -296,13 +328,13 @@ class Frontier {
   // CONFIG SET: takes the runtime-tunable fields of `options`
   // (lease_timeout_ms, max_depth, depth_scope, site_max_urls,
   // politeness_delay_ms, site_max_leases, default_priority, max_attempts,
-  // max_url_length, and the adaptive politeness and recrawl settings) and
-  // ignores the others, which the stored layout or the open environment fixed.
-  // New values apply from the next call: leases already given keep their
-  // deadlines, waiting sites their next-allowed time. A new site_max_leases
-  // re-places every site with queued URLs (one pass over the sites, as at
-  // start). An error from that pass (an I/O error) is returned; the options are
-  // then unchanged.
+  // max_url_length, backoff_*, and the adaptive politeness and recrawl
+  // settings) and ignores the others, which the stored layout or the open
+  // environment fixed. New values apply from the next call: leases already
+  // given keep their deadlines, waiting sites their next-allowed time,
+  // blocked sites their blocks. A new site_max_leases re-places every site
+  // with queued URLs (one pass over the sites, as at start). An error from
+  // that pass (an I/O error) is returned; the options are then unchanged.
   virtual Status UpdateOptions(const FrontierOptions& options,
                                int64_t now_ms) = 0;
   // How long Open() took, recovery included, in milliseconds (for the log).

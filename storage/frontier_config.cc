@@ -22,6 +22,9 @@ Status FrontierImpl::UpdateOptions(const FrontierOptions& options,
   opts_.recrawl_dec_rate = options.recrawl_dec_rate;
   opts_.recrawl_min_ms = options.recrawl_min_ms;
   opts_.recrawl_max_ms = options.recrawl_max_ms;
+  opts_.backoff_status_codes = options.backoff_status_codes;
+  opts_.backoff_initial_ms = options.backoff_initial_ms;
+  opts_.backoff_max_ms = options.backoff_max_ms;
   if (opts_.site_max_leases == previous.site_max_leases) return Status::OK();
 
   // A site's readiness depends on the lease cap, and a site at its cap

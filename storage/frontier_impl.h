@@ -7,6 +7,7 @@
 #include <memory>
 #include <mutex>
 #include <optional>
+#include <random>
 #include <set>
 #include <string>
 #include <type_traits>
@@ -19,6 +20,7 @@
 #include "storage/file_syncer.h"
 #include "storage/frontier.h"
 #include "storage/records.h"
+#include "storage/site_blocks.h"
 #include "storage/site_scheduler.h"
 
 namespace frontier {
@@ -76,6 +78,10 @@ class FrontierImpl final : public Frontier {
                          int64_t now_ms) override;
   StatusOr<bool> Fail(std::string_view url, const FailOptions& options,
                       int64_t now_ms) override;
+  StatusOr<bool> Extend(std::string_view url, int64_t lease_ms,
+                        int64_t now_ms) override;  // frontier_leases.cc
+  StatusOr<bool> Release(std::string_view url, int64_t delay_ms,
+                         int64_t now_ms) override;  // frontier_leases.cc
   StatusOr<bool> Recrawl(std::string_view url, int64_t period_ms,
                          int64_t now_ms) override;
   StatusOr<bool> Seen(std::string_view url) override;
@@ -93,6 +99,8 @@ class FrontierImpl final : public Frontier {
   Status SetSiteLimit(std::string_view site, uint64_t max_urls,
                       int64_t now_ms) override;
   StatusOr<uint64_t> DeleteSite(std::string_view site, int64_t now_ms) override;
+  Status BlockSite(std::string_view site, int64_t block_ms,
+                   int64_t now_ms) override;  // frontier_blocks.cc
   StatusOr<TickResult> Tick(int64_t now_ms) override;
   bool HasReady(int64_t now_ms) override;
   std::optional<int64_t> NextWakeMs() const override;
@@ -161,6 +169,13 @@ class FrontierImpl final : public Frontier {
       const std::vector<StatusOr<Resolved>>& targets);
   // Normalises `url`; InvalidArgument "<what>: <reason>" if refused.
   StatusOr<Resolved> Resolve(std::string_view url, const char* what) const;
+  // A site named by an operator (DELAY, SITE): a host, a domain or a URL,
+  // mapped through politeness-scope. InvalidArgument if it is none.
+  struct NamedSite {
+    std::string name;
+    uint64_t fp = 0;
+  };
+  StatusOr<NamedSite> ResolveSite(std::string_view site) const;
   Status LoadRefContext(DbTxn* t, const Resolved& ref, RefContext* out);
 
   // Runs `body` in one transaction and commits it with the counters. On
@@ -247,6 +262,22 @@ class FrontierImpl final : public Frontier {
   Status UpdateSite(const std::string& name, int64_t now_ms,
                     const std::function<void(SiteRecord*)>& change);
   bool AtLeaseCap(const SiteRecord& site) const;
+  // Back-off (frontier_blocks.cc): whether a FAIL's status backs its site
+  // off, and the back-off itself: blocks `site` for the Retry-After or the
+  // series' next delay and counts it. A back-off reported while the site
+  // is blocked already (a fetch that began before the block) may lengthen
+  // the block but does not advance the series.
+  bool IsBackoffStatus(std::optional<int> status) const;
+  void BackOff(const FailOptions& options, int64_t now_ms, SiteRecord* site);
+  // Loads `url`'s record into *rec inside `t` and sets *leased: whether it
+  // is that URL's (not a fingerprint twin's) and the URL is leased. An
+  // unknown URL is OK with *leased false (frontier_leases.cc).
+  Status LoadLeased(DbTxn* t, const Resolved& url, UrlRecord* rec,
+                    bool* leased);
+  // Puts a URL that left its lease back: queued at once (delay_ms <= 0),
+  // or scheduled for now_ms + delay_ms.
+  Status Requeue(DbTxn* t, const UrlKey& key, UrlRecord* rec,
+                 SiteRecord* site, int64_t delay_ms, int64_t now_ms);
   // Ends a lease held by `rec` (timer entry and the site's lease count).
   Status EndLease(DbTxn* t, const UrlKey& key, const UrlRecord& rec,
                   SiteRecord* site);
@@ -278,6 +309,8 @@ class FrontierImpl final : public Frontier {
   bdb::EnvPtr env_;  // declared before the databases: closed after them
   bdb::Database urls_, queue_, timers_, sites_, meta_;
   SiteScheduler sched_;
+  SiteBlocks blocks_;  // blocked sites, for STATS (PlaceSite keeps it)
+  std::mt19937_64 jitter_rng_{std::random_device{}()};  // back-off jitter
   FrontierStats stats_;
   // RunWrite's transaction's cursors, one per database, opened on first
   // use and closed before it ends. Reusing them saves Berkeley DB a

@@ -230,6 +230,7 @@ Status FrontierImpl::LoadTimerMin(DbTxn* t) {
 Status FrontierImpl::RebuildScheduler() {
   // One pass over the sites (not the URLs): O(sites) at start.
   sched_.Clear();
+  blocks_.Clear();
   ResetPerTransaction(&head_changes_);
   site_cache_.clear();
   FrontierStats counted;  // state counters from zero, cumulative ones kept
@@ -258,6 +259,7 @@ Status FrontierImpl::RebuildScheduler() {
       stats_.done += site.done;
       stats_.scheduled += site.scheduled;
       stats_.dead += site.dead;
+      blocks_.Set(site_fp, site.block_until_ms);
       if (site.queued > 0) {
         // Not PlaceSite(): its per-transaction bookkeeping (touched sites,
         // head changes) would grow to a million entries here for nothing.

@@ -84,7 +84,10 @@ Status FrontierImpl::RunWrite(TxnBody body) {
       SiteRecord site;
       Status ls = LoadSite(nullptr, site_fp, &site);
       if (ls.ok()) ls = PlaceSite(nullptr, site_fp, site, 0);
-      if (!ls.ok()) sched_.Remove(site_fp);
+      if (!ls.ok()) {
+        sched_.Remove(site_fp);
+        blocks_.Set(site_fp, 0);
+      }
     }
     ResetPerTransaction(&head_changes_);
   }
@@ -349,13 +352,15 @@ SiteScheduler::Placement FrontierImpl::PlacementOf(
     const SiteRecord& site) const {
   SiteScheduler::Placement p;
   p.at_lease_cap = AtLeaseCap(site);
-  p.next_allowed_ms = site.next_allowed_ms;
+  // A blocked site waits for the end of its block like a politeness delay.
+  p.next_allowed_ms = std::max(site.next_allowed_ms, site.block_until_ms);
   return p;
 }
 
 Status FrontierImpl::PlaceSite(DbTxn* t, uint64_t site_fp,
                                const SiteRecord& site, int64_t now_ms) {
   touched_sites_.insert(site_fp);
+  blocks_.Set(site_fp, site.block_until_ms);
   SiteScheduler::Placement p = PlacementOf(site);
   if (site.queued > 0) {
     p.head = KnownHead(site_fp);

@@ -61,6 +61,7 @@ Status FrontierImpl::FireTimer(DbTxn* t, const UrlKey& key, int64_t due_ms,
 StatusOr<TickResult> FrontierImpl::Tick(int64_t now_ms) {
   TickResult result;
   sched_.Promote(now_ms);
+  blocks_.Expire(now_ms);
   if (!timer_min_ || *timer_min_ > now_ms) return result;
 
   std::optional<int64_t> next_min;
@@ -122,6 +123,7 @@ std::optional<int64_t> FrontierImpl::NextWakeMs() const {
 FrontierStats FrontierImpl::Stats() const {
   FrontierStats s = stats_;
   s.ready_sites = sched_.ready_count();
+  s.blocked_sites = blocks_.count();
   return s;
 }
 

@@ -214,6 +214,7 @@ Status FrontierImpl::PopOne(DbTxn* t, int64_t lease_ms, int64_t now_ms,
   site.leases++;
   site.next_allowed_ms =
       std::max(site.next_allowed_ms, now_ms + DelayOf(site));
+  if (site.block_until_ms <= now_ms) site.block_until_ms = 0;  // block over
   CountMove(&site, StoredState::kQueued, StoredState::kLeased);
   StoreSite(site_fp, site);
   s = PlaceSite(t, site_fp, site, now_ms);
@@ -303,6 +304,7 @@ StatusOr<bool> FrontierImpl::Confirm(std::string_view url,
       rec.state = StoredState::kDone;
       rec.due_ms = 0;
     }
+    site.backoffs = 0;  // the site answers again: its back-off series ends
     site.next_allowed_ms =
         std::max(site.next_allowed_ms,
                  now_ms + DelayAfterFetch(&site, options.fetch_ms));
@@ -330,26 +332,26 @@ StatusOr<bool> FrontierImpl::Fail(std::string_view url,
   bool failed = false;
   Status s = RunWrite([&](DbTxn* t) {
     UrlRecord rec;
-    Status ls = LoadUrl(t, key, &rec);
-    if (ls.IsNotFound()) return Status::OK();
-    if (!ls.ok()) return ls;
-    if (rec.url != target->norm.url || rec.state != StoredState::kLeased) {
-      return Status::OK();
-    }
+    bool leased = false;
+    Status ls = LoadLeased(t, *target, &rec, &leased);
+    if (!ls.ok() || !leased) return ls;
     SiteRecord site;
     ls = LoadSite(t, rec.site_fp, &site);
     if (ls.ok()) ls = EndLease(t, key, rec, &site);
     if (!ls.ok()) return ls;
-    rec.attempts++;
-    if (rec.attempts >= opts_.max_attempts) {
+    // A back-off blocks the site instead of counting an attempt: a site
+    // that rate-limits does not kill its URLs.
+    const bool backoff = IsBackoffStatus(options.status);
+    if (backoff) {
+      BackOff(options, now_ms, &site);
+    } else {
+      rec.attempts++;
+    }
+    if (!backoff && rec.attempts >= opts_.max_attempts) {
       rec.state = StoredState::kDead;
       rec.due_ms = 0;
-    } else if (delay_ms > 0) {
-      rec.state = StoredState::kScheduledRetry;
-      rec.due_ms = now_ms + delay_ms;
-      ls = AddTimer(t, rec.due_ms, key);
     } else {
-      ls = Enqueue(t, key, &rec, &site);
+      ls = Requeue(t, key, &rec, &site, delay_ms, now_ms);
     }
     site.next_allowed_ms =
         std::max(site.next_allowed_ms, now_ms + DelayOf(site));
@@ -441,7 +443,7 @@ StatusOr<std::optional<UrlInfo>> FrontierImpl::Info(std::string_view url) {
   return std::optional<UrlInfo>(std::move(info));
 }
 
-StatusOr<std::string> FrontierImpl::SiteNameOf(
+StatusOr<FrontierImpl::NamedSite> FrontierImpl::ResolveSite(
     std::string_view site_arg) const {
   std::string host;
   if (site_arg.find("://") != std::string_view::npos) {
@@ -458,7 +460,17 @@ StatusOr<std::string> FrontierImpl::SiteNameOf(
     }
     host = r->norm.host;
   }
-  return SiteOf(host, opts_.politeness_scope);
+  NamedSite site;
+  site.name = SiteOf(host, opts_.politeness_scope);
+  site.fp = Fingerprint(site.name);
+  return site;
+}
+
+StatusOr<std::string> FrontierImpl::SiteNameOf(
+    std::string_view site_arg) const {
+  StatusOr<NamedSite> named = ResolveSite(site_arg);
+  if (!named.ok()) return named.status();
+  return std::move(named->name);
 }
 
 Status FrontierImpl::SetSiteDelay(std::string_view site_arg, int64_t delay_ms,

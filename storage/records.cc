@@ -28,8 +28,8 @@ namespace {
 constexpr char kUrlRecordV2 = 2;
 constexpr char kSiteRecordV2 = 2;
 constexpr char kSiteRecordV3 = 3;
-constexpr char kStatsV1 = 1;
-constexpr char kStatsV2 = 2;
+constexpr char kStatsV1 = 1;  // 7 state + the first 8 cumulative counters
+constexpr char kStatsV2 = 2;  // 7 state counters, n, n cumulative counters
 }  // namespace
 
 uint64_t Fingerprint(std::string_view s) {
@@ -270,25 +270,24 @@ bool DecodeSiteRecord(std::string_view in, SiteRecord* r) {
 }
 
 namespace {
-// The persistent counters in a fixed order; ready_sites is in-memory only.
-// The cumulative counters, in their order in the counters record. New
-// counters are appended at the end: a record that stops before them (an
-// older version's) reads them as 0.
+// The persistent counters in a fixed order; ready_sites and blocked_sites
+// are in-memory only. The cumulative counters, in their order in the
+// counters record: a new counter goes at the end, so that a record with
+// fewer of them (an older frontierd's) reads them where they were.
 constexpr uint64_t FrontierStats::*kCumulative[] = {
-    &FrontierStats::added,         &FrontierStats::duplicates,
-    &FrontierStats::refused,       &FrontierStats::popped,
-    &FrontierStats::confirmed,     &FrontierStats::failed,
-    &FrontierStats::expired,       &FrontierStats::recrawled,
+    &FrontierStats::added,     &FrontierStats::duplicates,
+    &FrontierStats::refused,   &FrontierStats::popped,
+    &FrontierStats::confirmed, &FrontierStats::failed,
+    &FrontierStats::expired,   &FrontierStats::recrawled,
     &FrontierStats::confirmed_2xx, &FrontierStats::confirmed_3xx,
-    &FrontierStats::confirmed_4xx, &FrontierStats::confirmed_5xx};
-// Version 1 had the 7 state counters and the first 8 cumulative ones.
-constexpr size_t kStatsV1Counters = 15;
+    &FrontierStats::confirmed_4xx, &FrontierStats::confirmed_5xx,
+    &FrontierStats::backoffs};
+constexpr size_t kCumulativeV1 = 8;  // the version 1 record's
 
 template <typename Stats, typename Fn>
-void ForEachCounter(Stats& s, Fn fn) {
+void ForEachStateCounter(Stats& s, Fn fn) {
   fn(s.urls), fn(s.queued), fn(s.leased), fn(s.done), fn(s.scheduled);
   fn(s.dead), fn(s.sites);
-  for (auto member : kCumulative) fn(s.*member);
 }
 }  // namespace
 
@@ -299,7 +298,9 @@ void KeepCumulativeCounters(const FrontierStats& from, FrontierStats* to) {
 std::string EncodeStats(const FrontierStats& s) {
   std::string out;
   out.push_back(kStatsV2);
-  ForEachCounter(s, [&out](uint64_t v) { PutU64(&out, v); });
+  ForEachStateCounter(s, [&out](uint64_t v) { PutU64(&out, v); });
+  PutVarint(&out, std::size(kCumulative));
+  for (auto member : kCumulative) PutU64(&out, s.*member);
   return out;
 }
 
@@ -307,23 +308,20 @@ bool DecodeStats(std::string_view in, FrontierStats* s) {
   if (in.empty() || (in[0] != kStatsV1 && in[0] != kStatsV2)) return false;
   const bool v1 = in[0] == kStatsV1;
   in.remove_prefix(1);
-  // Version 1 holds exactly its 15 counters; version 2 at least those and
-  // then a prefix of the later ones. Bytes beyond the counters this
-  // version knows (a newer binary's) are refused, never dropped.
-  const size_t stored = in.size() / 8;
-  if (in.size() % 8 != 0 || stored < kStatsV1Counters ||
-      (v1 && stored != kStatsV1Counters)) {
-    return false;
-  }
-  size_t read = 0;
   bool ok = true;
-  ForEachCounter(*s, [&](uint64_t& v) {
-    if (read++ < stored) {
-      ok = ok && GetU64(&in, &v);
-    } else {
-      v = 0;
-    }
-  });
+  ForEachStateCounter(*s, [&](uint64_t& v) { ok = ok && GetU64(&in, &v); });
+  uint64_t count = kCumulativeV1;
+  if (!ok || (!v1 && !GetVarint(&in, &count))) return false;
+  // More counters than this version knows: written by a newer frontierd,
+  // whose counters this one would misread or drop.
+  if (count > std::size(kCumulative)) return false;
+  for (size_t i = 0; i < count; ++i) {
+    ok = ok && GetU64(&in, &(s->*kCumulative[i]));
+  }
+  // The counters the record predates start from zero.
+  for (size_t i = count; i < std::size(kCumulative); ++i) {
+    s->*kCumulative[i] = 0;
+  }
   return ok && in.empty();
 }
 

@@ -48,11 +48,11 @@ Fetching:
   --max-redirects <n>    redirects followed (default 5; 0 = none)
 Reporting:
   --retry-delay <secs>   FAIL ... DELAY for a transient error (default 60)
-  --report-status        add STATUS, FETCH-MS, RETRY-AFTER and the robots.txt
-                         BODY to CONFIRM and FAIL (needs a frontierd that
-                         knows them: off by default)
-  --release              hand leases back with RELEASE instead of FAIL
-                         (needs a frontierd that knows it: off by default)
+  --no-report-status     leave STATUS, FETCH-MS, RETRY-AFTER and the
+                         robots.txt BODY out of CONFIRM and FAIL (for a
+                         frontierd older than issue 8, which refuses them)
+  --no-release           hand leases back with FAIL instead of RELEASE (for
+                         a frontierd older than issue 8)
   --save-dir <dir>       save each fetched page in <dir> (index.tsv lists them)
 Stopping:
   --grace <secs>         after SIGINT/SIGTERM, seconds in-flight fetches get
@@ -168,7 +168,9 @@ constexpr FlagOption kFlags[] = {
     {"--tls", "", [](Options& o) { o.tls = true; }},
     {"--insecure", "", [](Options& o) { o.tls_options.insecure = true; }},
     {"--report-status", "", [](Options& o) { o.report_status = true; }},
+    {"--no-report-status", "", [](Options& o) { o.report_status = false; }},
     {"--release", "", [](Options& o) { o.release = true; }},
+    {"--no-release", "", [](Options& o) { o.release = false; }},
     {"-q", "--quiet", [](Options& o) { o.quiet = true; }},
 };
 

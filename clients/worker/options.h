@@ -30,8 +30,8 @@ struct Options {
 
   // reporting
   double retry_delay = 60;     // FAIL DELAY for a transient error
-  bool report_status = false;  // STATUS, FETCH-MS, RETRY-AFTER, BODY (issue 8)
-  bool release = false;        // hand leases back with RELEASE (issue 8)
+  bool report_status = true;  // STATUS, FETCH-MS, RETRY-AFTER, BODY (issue 8)
+  bool release = true;        // hand leases back with RELEASE (issue 8)
   std::string save_dir;        // empty = pages are not saved
 
   // stopping

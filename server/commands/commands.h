@@ -1,6 +1,8 @@
 // The command handlers, one function per command, grouped by file:
 //   frontier_commands.cc      ADD MADD POP BPOP CONFIRM FAIL RECRAWL SEEN
 //                             URLINFO DELAY STATS
+//   lease_commands.cc         EXTEND RELEASE
+//   site_commands.cc          SITE (BLOCK)
 //   server_commands.cc        PING ECHO QUIT SELECT DBSIZE TIME SHUTDOWN
 //                             BACKUP
 //   client_commands.cc        AUTH CLIENT HELLO RESET
@@ -41,6 +43,9 @@ void Site(CommandContext& ctx);
 void SetDelay(CommandContext& ctx, std::string_view site,
               std::string_view secs);
 
+void Extend(CommandContext& ctx);
+void Release(CommandContext& ctx);
+
 void Ping(CommandContext& ctx);
 void Echo(CommandContext& ctx);
 void Quit(CommandContext& ctx);
@@ -69,7 +74,7 @@ void Publish(CommandContext& ctx);
 void PubSubCommand(CommandContext& ctx);
 
 // STATS's fields in their reply order; INFO's "# Frontier" uses the same.
-using StatsFields = std::array<std::pair<std::string_view, uint64_t>, 20>;
+using StatsFields = std::array<std::pair<std::string_view, uint64_t>, 22>;
 StatsFields FrontierStatsFields(const FrontierStats& s);
 
 }  // namespace frontier::commands

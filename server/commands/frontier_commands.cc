@@ -11,15 +11,6 @@
 namespace frontier::commands {
 namespace {
 
-// Replies :1 / :0 from a StatusOr<bool>, or the status' error.
-void ReplyBool(ReplyWriter& reply, const StatusOr<bool>& result) {
-  if (!result.ok()) {
-    ReplyStatus(reply, result.status());
-  } else {
-    reply.Int(*result ? 1 : 0);
-  }
-}
-
 // COUNT n: an integer >= 1.
 bool ParseCount(std::optional<std::string_view> text, size_t* count) {
   if (!text) return true;
@@ -309,6 +300,7 @@ StatsFields FrontierStatsFields(const FrontierStats& s) {
       {"dead", s.dead},
       {"sites", s.sites},
       {"ready_sites", s.ready_sites},
+      {"blocked_sites", s.blocked_sites},
       {"added", s.added},
       {"duplicates", s.duplicates},
       {"refused", s.refused},
@@ -321,6 +313,7 @@ StatsFields FrontierStatsFields(const FrontierStats& s) {
       {"confirmed_3xx", s.confirmed_3xx},
       {"confirmed_4xx", s.confirmed_4xx},
       {"confirmed_5xx", s.confirmed_5xx},
+      {"backoffs", s.backoffs},
   }};
 }
 

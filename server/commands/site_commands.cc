@@ -1,8 +1,8 @@
-// SITE INFO|LIST|TOP|DELAY|LIMIT|DELETE|HELP: one site's state and the
+// SITE INFO|LIST|TOP|DELAY|LIMIT|DELETE|BLOCK|HELP: one site's state and the
 // operators' controls over it (docs/commands.md#site), and DELAY, which is
 // SITE DELAY's older name. Each subcommand is a function of its own; the
 // command table gives the admin role to the subcommands that change a
-// site (DELAY, LIMIT, DELETE).
+// site (DELAY, LIMIT, DELETE, BLOCK).
 #include <array>
 #include <optional>
 #include <string>
@@ -30,6 +30,8 @@ constexpr std::string_view kSiteHelp[] = {
     "    Cap the site's URLs at <n> (0: site-max-urls).",
     "DELETE <site>",
     "    Remove the site and all its URLs; return how many were removed.",
+    "BLOCK <site> <seconds>",
+    "    Hand out nothing of <site> for <seconds> (0 unblocks).",
     "HELP",
     "    Print this help.",
 };
@@ -179,6 +181,17 @@ void SiteDeleteCommand(CommandContext& ctx) {
   ctx.reply.Int(static_cast<int64_t>(*removed));
 }
 
+// SITE BLOCK site secs
+void SiteBlockCommand(CommandContext& ctx) {
+  std::optional<int64_t> block_ms = ParseDurationMs(ctx.argv[3]);
+  if (!block_ms || *block_ms < 0) {
+    ctx.reply.Error(errors::kBlockSeconds);
+    return;
+  }
+  ReplyOkOr(ctx.reply,
+            ctx.frontier.BlockSite(ctx.argv[2], *block_ms, ctx.now_ms));
+}
+
 // SITE HELP
 void SiteHelpCommand(CommandContext& ctx) {
   ctx.reply.Array(std::size(kSiteHelp));
@@ -199,6 +212,7 @@ constexpr SiteSubcommand kSubcommands[] = {
     {"delay", "site|delay", 4, 4, SiteDelayCommand},
     {"limit", "site|limit", 4, 4, SiteLimitCommand},
     {"delete", "site|delete", 3, 3, SiteDeleteCommand},
+    {"block", "site|block", 4, 4, SiteBlockCommand},
     {"help", "site|help", 2, 2, SiteHelpCommand},
 };
 

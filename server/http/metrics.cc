@@ -133,6 +133,10 @@ constexpr FieldMetric kFrontierMetrics[] = {
      "class=\"4xx\""},
     {"confirmed_5xx", "frontierd_urls_confirmed_by_status_total", "", "",
      "class=\"5xx\""},
+    {"blocked_sites", "frontierd_sites_blocked", "gauge",
+     "Sites blocked by SITE BLOCK or a back-off (429/503) right now."},
+    {"backoffs", "frontierd_backoffs_total", "counter",
+     "FAILs whose STATUS blocked their site (backoff-status-codes)."},
 };
 
 constexpr FieldMetric kServerMetrics[] = {

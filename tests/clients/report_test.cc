@@ -4,6 +4,8 @@
 
 #include <gtest/gtest.h>
 
+#include <string>
+
 namespace worker {
 namespace {
 
@@ -16,8 +18,16 @@ FetchResult Answer(long status, std::string url = "http://h/p") {
   return r;
 }
 
-TEST(ReportTest, FetchedPageAddsLinksThenConfirms) {
+// Without the policy options (--no-report-status), as every frontierd
+// before issue 8 takes them.
+Options Plain() {
   Options o;
+  o.report_status = false;
+  return o;
+}
+
+TEST(ReportTest, FetchedPageAddsLinksThenConfirms) {
+  Options o = Plain();
   auto commands = BuildReport(Answer(200), {"http://h/a", "http://x/"}, o);
   EXPECT_EQ(commands, (std::vector<Command>{
                           {"MADD", "http://h/p", "http://h/a", "http://x/"},
@@ -27,7 +37,7 @@ TEST(ReportTest, FetchedPageAddsLinksThenConfirms) {
 }
 
 TEST(ReportTest, DefinitiveAnswersAreConfirmedWithoutLinks) {
-  Options o;
+  Options o = Plain();
   for (long status : {404L, 410L, 403L, 301L, 304L}) {
     EXPECT_EQ(Classify(Answer(status)), Outcome::kFinal) << status;
     EXPECT_EQ(BuildReport(Answer(status), {"http://h/ignored"}, o),
@@ -40,7 +50,7 @@ TEST(ReportTest, DefinitiveAnswersAreConfirmedWithoutLinks) {
 }
 
 TEST(ReportTest, TransientErrorsFailWithADelay) {
-  Options o;
+  Options o = Plain();
   o.retry_delay = 60;
   FetchResult refused = Answer(0);
   refused.error = CURLE_COULDNT_CONNECT;
@@ -75,7 +85,7 @@ TEST(ReportTest, RetryAfterInBothFormsAndBadValues) {
 }
 
 TEST(ReportTest, RedirectTargetIsAddedAndConfirmedToo) {
-  Options o;
+  Options o = Plain();
   FetchResult r = Answer(200, "http://h/old");
   r.final_url = "http://h/new";
   r.redirects = 1;
@@ -86,9 +96,8 @@ TEST(ReportTest, RedirectTargetIsAddedAndConfirmedToo) {
                 {"CONFIRM", "http://h/new"}}));
 }
 
-TEST(ReportTest, ReportStatusAddsThePolicyOptions) {
+TEST(ReportTest, ReportStatusAddsThePolicyOptionsByDefault) {
   Options o;
-  o.report_status = true;
   EXPECT_EQ(BuildReport(Answer(404), {}, o),
             (std::vector<Command>{
                 {"CONFIRM", "http://h/p", "STATUS", "404", "FETCH-MS", "42"}}));
@@ -107,11 +116,26 @@ TEST(ReportTest, ReportStatusAddsThePolicyOptions) {
                              "429", "RETRY-AFTER", busy.retry_after}}));
 }
 
-TEST(ReportTest, HandBackIsFailUnlessReleaseIsOn) {
+TEST(ReportTest, HandBackIsReleaseUnlessTurnedOff) {
   Options o;
-  EXPECT_EQ(HandBack("http://h/p", o), (Command{"FAIL", "http://h/p"}));
-  o.release = true;
   EXPECT_EQ(HandBack("http://h/p", o), (Command{"RELEASE", "http://h/p"}));
+  o.release = false;  // --no-release, for an older frontierd
+  EXPECT_EQ(HandBack("http://h/p", o), (Command{"FAIL", "http://h/p"}));
+}
+
+TEST(ReportTest, TheNoFlagsTurnThePolicyOptionsOff) {
+  std::string name = "frontier-worker", no_status = "--no-report-status",
+              no_release = "--no-release";
+  char* argv[] = {name.data(), no_status.data(), no_release.data()};
+  Options o;
+  int exit_code = -1;
+  ASSERT_TRUE(ParseOptions(3, argv, &o, &exit_code));
+  EXPECT_FALSE(o.report_status);
+  EXPECT_FALSE(o.release);
+  Options defaults;
+  ASSERT_TRUE(ParseOptions(1, argv, &defaults, &exit_code));
+  EXPECT_TRUE(defaults.report_status);
+  EXPECT_TRUE(defaults.release);
 }
 
 TEST(ReportTest, RobotsUrls) {

@@ -204,7 +204,8 @@ TEST_F(WorkerCrawlTest, CrawlsEveryReachablePageOncePolitely) {
   EXPECT_TRUE(found_leaf);
 }
 
-// A 503 with Retry-After is a transient failure: FAIL with that DELAY.
+// A 503 with Retry-After is a transient failure: FAIL with that DELAY and
+// the STATUS, which backs the whole site off without counting an attempt.
 TEST_F(WorkerCrawlTest, RetriesA503AfterItsRetryAfter) {
   Page(A, "/busy", "busy", 503, {{"Retry-After", "120"}});
   ASSERT_EQ(Cmd({"ADD", site_->Url(A, "/busy")}), Int(1));
@@ -216,7 +217,10 @@ TEST_F(WorkerCrawlTest, RetriesA503AfterItsRetryAfter) {
   }
   auto info = UrlInfo(site_->Url(A, "/busy"));
   EXPECT_EQ(info["state"], "scheduled");
-  EXPECT_EQ(info["attempts"], "1");
+  EXPECT_EQ(info["attempts"], "0");
+  auto stats = Stats();
+  EXPECT_EQ(stats["backoffs"], 1);
+  EXPECT_EQ(stats["blocked_sites"], 1);
   double due = std::stod(info["due"].empty() ? "0" : info["due"]);
   double now = std::chrono::duration<double>(
                    std::chrono::system_clock::now().time_since_epoch())
@@ -229,8 +233,8 @@ TEST_F(WorkerCrawlTest, RetriesA503AfterItsRetryAfter) {
 }
 
 // SIGINT while fetches hang: after the grace period they are abandoned and
-// the leases handed back at once (today with FAIL, which counts an
-// attempt), not left to expire.
+// the leases handed back at once with RELEASE (no attempt counted), not
+// left to expire.
 TEST_F(WorkerCrawlTest, HandsBackLeasesOnSigint) {
   for (int host : {A, B, C}) {
     Page(host, "/slow", "slow", 200, {}, seconds(60));
@@ -256,7 +260,7 @@ TEST_F(WorkerCrawlTest, HandsBackLeasesOnSigint) {
   for (int host : {A, B, C}) {
     auto info = UrlInfo(site_->Url(host, "/slow"));
     EXPECT_EQ(info["state"], "queued");
-    EXPECT_EQ(info["attempts"], "1");
+    EXPECT_EQ(info["attempts"], "0");
   }
   EXPECT_NE(worker.Stdout().find("handed back " + site_->Url(A, "/slow")),
             std::string::npos)

@@ -72,6 +72,9 @@ TEST(ConfigTest, DefaultsMatchTheStorageDefaults) {
   EXPECT_EQ(from_config.recrawl_dec_rate, storage.recrawl_dec_rate);
   EXPECT_EQ(from_config.recrawl_min_ms, storage.recrawl_min_ms);
   EXPECT_EQ(from_config.recrawl_max_ms, storage.recrawl_max_ms);
+  EXPECT_EQ(from_config.backoff_status_codes, storage.backoff_status_codes);
+  EXPECT_EQ(from_config.backoff_initial_ms, storage.backoff_initial_ms);
+  EXPECT_EQ(from_config.backoff_max_ms, storage.backoff_max_ms);
   EXPECT_FALSE(from_config.write_log_at_commit);
 }
 

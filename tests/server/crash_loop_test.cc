@@ -38,29 +38,31 @@ std::string UrlOf(int i) {
          std::to_string(i);
 }
 
-enum class Op { kAdd, kPop, kConfirm, kFail };
+enum class Op { kAdd, kPop, kConfirm, kFail, kRelease, kExtend };
 
 // One command whose reply arrived. The server ran it somewhere in
 // [sent, received].
 struct Acked {
   Op op;
-  std::string url;                  // ADD, CONFIRM, FAIL
+  std::string url;                  // all but POP
   std::vector<std::string> popped;  // POP
-  long long result = 0;             // ADD, CONFIRM, FAIL
+  long long result = 0;             // all but POP
   Clock::time_point sent, received;
 };
 
 struct WorkerLog {
   std::vector<Acked> acked;
   std::set<std::string> sent_adds;         // acknowledged or not
-  std::set<std::string> sent_resolutions;  // CONFIRM/FAIL sent, acked or not
+  // CONFIRM/FAIL/RELEASE sent, acked or not
+  std::set<std::string> sent_resolutions;
   std::set<std::string> abandoned;  // popped, then dropped as by a dead crawler
   std::vector<std::string> unexpected;  // replies of the wrong shape
   std::atomic<size_t> answered{0};      // for the main thread to watch
 };
 
-// A crawler worker: pipelined batches of the CONFIRM/FAIL of what it popped
-// in the previous batch, some ADDs and a POP, until the connection dies.
+// A crawler worker: pipelined batches of the CONFIRM/FAIL/RELEASE (some
+// CONFIRMs after an EXTEND) of what it popped in the previous batch, some
+// ADDs and a POP, until the connection dies.
 void RunWorker(int port, uint64_t seed, const std::atomic<bool>& stop,
                WorkerLog* log) {
   Client c(port, seconds(10));
@@ -79,13 +81,23 @@ void RunWorker(int port, uint64_t seed, const std::atomic<bool>& stop,
         continue;
       }
       log->sent_resolutions.insert(u);
-      if (rng() % 5 != 0) {
-        c.Append({"CONFIRM", u});
-        batch.push_back({Op::kConfirm, u});
-      } else {
+      const uint64_t choice = rng() % 10;
+      if (choice < 2) {
         c.Append({"FAIL", u, "DELAY", "3600"});  // out of the way for good
         batch.push_back({Op::kFail, u});
+        continue;
       }
+      if (choice == 2) {
+        c.Append({"RELEASE", u, "DELAY", "3600"});  // the same, unfetched
+        batch.push_back({Op::kRelease, u});
+        continue;
+      }
+      if (choice == 3) {
+        c.Append({"EXTEND", u, kLease});  // a long fetch, then its CONFIRM
+        batch.push_back({Op::kExtend, u});
+      }
+      c.Append({"CONFIRM", u});
+      batch.push_back({Op::kConfirm, u});
     }
     held.clear();
     for (int i = 0; i < kAddsPerBatch; ++i) {
@@ -215,10 +227,11 @@ TEST_F(CrashLoopTest, Kill9UnderPipelinedLoadLosesNothingAcknowledged) {
         EXPECT_NE(state, "(unknown)") << "acknowledged ADD lost: " << a.url;
       } else if (a.op == Op::kConfirm && a.result == 1) {
         EXPECT_EQ(state, "done") << "acknowledged CONFIRM lost: " << a.url;
-      } else if (a.op == Op::kFail && a.result == 1) {
+      } else if ((a.op == Op::kFail || a.op == Op::kRelease) &&
+                 a.result == 1) {
         // A worker whose lease had run out may still CONFIRM it after.
         EXPECT_TRUE(state == "scheduled" || state == "done")
-            << "acknowledged FAIL lost: " << a.url << " is " << state;
+            << "acknowledged FAIL/RELEASE lost: " << a.url << " is " << state;
       }
     }
     history.insert(history.end(), cycle_acked.begin(), cycle_acked.end());

@@ -117,6 +117,8 @@ TEST_F(HttpTest, MetricsEqualStatsAndInfo) {
        "frontierd_urls_confirmed_by_status_total{class=\"4xx\"}"},
       {"confirmed_5xx",
        "frontierd_urls_confirmed_by_status_total{class=\"5xx\"}"},
+      {"blocked_sites", "frontierd_sites_blocked"},
+      {"backoffs", "frontierd_backoffs_total"},
   };
   ASSERT_EQ(stats.size(), names.size()) << "a STATS field has no metric here";
   for (const auto& [field, metric] : names) {

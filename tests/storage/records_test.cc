@@ -242,17 +242,28 @@ TEST(RecordsTest, StatsRoundTripAndRefuseUnknownCounters) {
   EXPECT_EQ(back.recrawled, 6u);
   EXPECT_EQ(back.confirmed_2xx, 7u);
   EXPECT_EQ(back.confirmed_5xx, 8u);
-  // A counter this version does not know (a newer binary's) is refused,
-  // so that rewriting the record never drops it.
-  std::string newer = bytes;
-  coding::PutU64(&newer, 1);
-  EXPECT_FALSE(DecodeStats(newer, &back));
-  // A version 2 record that stops early (before a later counter) reads.
-  std::string shorter = bytes.substr(0, bytes.size() - 8);
+  // Trailing bytes beyond the counters the record names are refused.
+  std::string trailing = bytes;
+  coding::PutU64(&trailing, 1);
+  EXPECT_FALSE(DecodeStats(trailing, &back));
+  // A version 2 record names its count of cumulative counters: one with
+  // fewer (an older binary's) reads the rest as 0; one with more (a newer
+  // binary's) is refused, so that rewriting it never drops a counter.
+  auto with_cumulative = [&](size_t n) {
+    std::string rec(1, '\x02');
+    for (int i = 0; i < 7; ++i) coding::PutU64(&rec, i == 0 ? 5 : 0);
+    coding::PutVarint(&rec, n);
+    for (size_t i = 0; i < n; ++i) coding::PutU64(&rec, 100 + i);
+    return rec;
+  };
   FrontierStats partial;
-  ASSERT_TRUE(DecodeStats(shorter, &partial));
-  EXPECT_EQ(partial.confirmed_2xx, 7u);
+  partial.confirmed_5xx = 99;  // must be reset, not kept
+  ASSERT_TRUE(DecodeStats(with_cumulative(9), &partial));
+  EXPECT_EQ(partial.urls, 5u);
+  EXPECT_EQ(partial.added, 100u);
+  EXPECT_EQ(partial.confirmed_2xx, 108u);  // the ninth counter
   EXPECT_EQ(partial.confirmed_5xx, 0u);
+  EXPECT_FALSE(DecodeStats(with_cumulative(64), &back));
   EXPECT_FALSE(DecodeStats(bytes.substr(0, bytes.size() - 3), &back));
   EXPECT_FALSE(DecodeStats(std::string(1, '\x03') + bytes.substr(1), &back));
 }
