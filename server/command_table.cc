@@ -50,6 +50,8 @@ constexpr std::array kCommands = {
                 "Sets a site's politeness delay."},
     CommandSpec{"stats", c::Stats, 1, kR | kF | kWk, "frontier",
                 "Returns the frontier's counters."},
+    CommandSpec{"robots", c::Robots, -2, kW | kWk | kSub, "frontier",
+                "ROBOTS GET|SET|CHECK: an origin's robots.txt rules.", "set"},
     // Connection and server housekeeping.
     CommandSpec{"ping", c::Ping, -1, kF | kWk | kNA | kSM, "connection",
                 "Pings the server."},

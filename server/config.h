@@ -59,6 +59,12 @@ struct Config {
   int default_priority = 0;
   QueueOrder order = QueueOrder::kBfs;
   int max_attempts = 0;
+  // robots.txt (issue 8 §1).
+  bool robots = false;
+  std::string robots_agent;
+  int64_t robots_ttl_ms = 0;
+  uint64_t robots_max_bytes = 0;
+  int64_t robots_max_crawl_delay_ms = 0;
   int64_t timer_ms = 0;
   int64_t checkpoint_interval_ms = 0;  // 0 = only at shutdown
   FsyncPolicy fsync = FsyncPolicy::kAlways;

@@ -15,6 +15,14 @@ Status FrontierImpl::UpdateOptions(const FrontierOptions& options,
   opts_.default_priority = options.default_priority;
   opts_.max_attempts = options.max_attempts;
   opts_.max_url_length = options.max_url_length;
+  // robots.txt: rules already stored keep applying until they expire (a
+  // new robots-agent or robots-max-bytes reads the next fetch of each
+  // origin; a new robots-ttl applies to the rules fetched after it).
+  opts_.robots = options.robots;
+  opts_.robots_agent = options.robots_agent;
+  opts_.robots_ttl_ms = options.robots_ttl_ms;
+  opts_.robots_max_bytes = options.robots_max_bytes;
+  opts_.robots_max_crawl_delay_ms = options.robots_max_crawl_delay_ms;
   if (opts_.site_max_leases == previous.site_max_leases) return Status::OK();
 
   // A site's readiness depends on the lease cap, and a site at its cap

@@ -78,6 +78,7 @@ Status FrontierImpl::RunWrite(TxnBody body) {
     stats_ = saved;
     timer_min_ = saved_timer_min;
     site_cache_.clear();
+    policy_cache_.clear();
     const std::set<uint64_t> touched = std::move(touched_sites_);
     for (uint64_t site_fp : touched) {
       sched_.Remove(site_fp);  // forget its head: re-read it from Q
@@ -376,6 +377,8 @@ void FrontierImpl::CountMove(SiteRecord* site,
         return &site->scheduled;
       case UrlState::kDead:
         return &site->dead;
+      case UrlState::kExcluded:
+        return &site->excluded;
       case UrlState::kQueued:
       case UrlState::kLeased:
         break;
@@ -398,6 +401,8 @@ void FrontierImpl::CountMove(SiteRecord* site,
         return stats_.done;
       case UrlState::kScheduled:
         return stats_.scheduled;
+      case UrlState::kExcluded:
+        return stats_.excluded;
       case UrlState::kDead:
         break;
     }

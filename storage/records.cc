@@ -96,6 +96,8 @@ UrlState PublicState(StoredState s) {
       return UrlState::kScheduled;
     case StoredState::kDead:
       return UrlState::kDead;
+    case StoredState::kExcluded:
+      return UrlState::kExcluded;
   }
   return UrlState::kDead;
 }
@@ -124,7 +126,7 @@ void EncodeUrlRecord(const UrlRecord& r, std::string* out) {
 bool DecodeUrlRecord(std::string_view in, UrlRecord* r) {
   if (in.size() < 2 || in[0] != kUrlRecordV2) return false;
   auto state = static_cast<uint8_t>(in[1]);
-  if (state > static_cast<uint8_t>(StoredState::kDead)) return false;
+  if (state > static_cast<uint8_t>(StoredState::kExcluded)) return false;
   r->state = static_cast<StoredState>(state);
   in.remove_prefix(2);
   if (!(GetVarintAs(&in, &r->depth) && GetVarintAs(&in, &r->priority) &&

@@ -75,6 +75,7 @@ enum class StoredState : uint8_t {
   kScheduledRetry = 3,    // after FAIL ... DELAY
   kScheduledRecrawl = 4,  // done, waiting for its recrawl date
   kDead = 5,
+  kExcluded = 6,  // disallowed by robots.txt; in the excluded index
 };
 UrlState PublicState(StoredState s);
 
@@ -108,6 +109,7 @@ struct SiteRecord {
   uint64_t done = 0;
   uint64_t scheduled = 0;  // waiting for a retry or recrawl date
   uint64_t dead = 0;
+  uint64_t excluded = 0;  // disallowed by the rules of their origin
 };
 std::string EncodeSiteRecord(const SiteRecord& r);
 void EncodeSiteRecord(const SiteRecord& r, std::string* out);

@@ -33,6 +33,8 @@ void MSeen(CommandContext& ctx);
 void UrlInfo(CommandContext& ctx);
 void Delay(CommandContext& ctx);
 void Stats(CommandContext& ctx);
+// robots_commands.cc
+void Robots(CommandContext& ctx);
 
 void Ping(CommandContext& ctx);
 void Echo(CommandContext& ctx);
@@ -62,7 +64,7 @@ void Publish(CommandContext& ctx);
 void PubSubCommand(CommandContext& ctx);
 
 // STATS's fields in their reply order; INFO's "# Frontier" uses the same.
-using StatsFields = std::array<std::pair<std::string_view, uint64_t>, 16>;
+using StatsFields = std::array<std::pair<std::string_view, uint64_t>, 17>;
 StatsFields FrontierStatsFields(const FrontierStats& s);
 
 }  // namespace frontier::commands

@@ -287,6 +287,7 @@ StatsFields FrontierStatsFields(const FrontierStats& s) {
       {"done", s.done},
       {"scheduled", s.scheduled},
       {"dead", s.dead},
+      {"excluded", s.excluded},
       {"sites", s.sites},
       {"ready_sites", s.ready_sites},
       {"added", s.added},
