@@ -34,7 +34,7 @@ constexpr std::array kCommands = {
                 "Leases the next URL(s) from ready sites."},
     CommandSpec{"bpop", c::BPop, -2, kW | kB | kWk, "frontier",
                 "Like POP, but waits up to a timeout for a URL."},
-    CommandSpec{"confirm", c::Confirm, 2, kW | kF | kWk, "frontier",
+    CommandSpec{"confirm", c::Confirm, -2, kW | kF | kWk, "frontier",
                 "Marks a URL as fetched."},
     CommandSpec{"fail", c::Fail, -2, kW | kF | kWk, "frontier",
                 "Reports a failed fetch of a leased URL."},

@@ -130,6 +130,12 @@ inline constexpr std::string_view kLeaseSeconds =
     "ERR LEASE must be a positive number of seconds";
 inline constexpr std::string_view kDelaySeconds =
     "ERR DELAY must be a non-negative number of seconds";
+inline constexpr std::string_view kStatusRange =
+    "ERR STATUS must be an HTTP status code between 100 and 599";
+inline constexpr std::string_view kFetchMs =
+    "ERR FETCH-MS must be a non-negative integer (milliseconds)";
+inline constexpr std::string_view kChangedTwice =
+    "ERR CHANGED and UNCHANGED exclude each other and may appear once";
 
 // --- Status translation (reply.h: ReplyStatus) ---
 inline constexpr std::string_view kStorageErrorPrefix = "ERR storage error: ";

@@ -69,6 +69,27 @@ struct AddOptions {
   std::optional<int64_t> recrawl_ms;  // > 0 sets r(K); unset or <= 0: none
 };
 
+// CONFIRM's report of the fetch (issue 8 §1, §3); every field optional.
+// The server checks the ranges before calling: status in 100..599,
+// fetch_ms >= 0. `body` (the fetched robots.txt) is for robots.txt URLs
+// only (IsRobotsTxtUrl); on any other URL Confirm() refuses it with
+// InvalidArgument and changes nothing. The view must outlive the call.
+struct ConfirmOptions {
+  std::optional<int> status;             // HTTP status of the fetch
+  std::optional<int64_t> fetch_ms;       // how long the fetch took
+  std::optional<bool> changed;           // CHANGED (true), UNCHANGED (false)
+  std::optional<std::string_view> body;  // robots.txt body
+};
+
+// FAIL's report (issue 8 §2). `retry_after` is the HTTP Retry-After value
+// as the site sent it (delay-seconds or an HTTP-date, RFC 9110 §10.2.3);
+// one that does not parse is ignored, as a client ignores such a header.
+struct FailOptions {
+  int64_t delay_ms = 0;  // > 0: requeue after that long
+  std::optional<int> status;  // HTTP status, 100..599 (checked by the caller)
+  std::optional<std::string_view> retry_after;
+};
+
 struct UrlInfo {
   std::string url;
   int depth = 0;
@@ -159,9 +180,12 @@ class Frontier {
                                                  int64_t now_ms) = 0;
 
   // True if the URL was known and not done (see docs/commands.md).
-  virtual StatusOr<bool> Confirm(std::string_view url, int64_t now_ms) = 0;
-  // True if the URL was leased. delay_ms > 0 requeues it after that long.
-  virtual StatusOr<bool> Fail(std::string_view url, int64_t delay_ms,
+  virtual StatusOr<bool> Confirm(std::string_view url,
+                                 const ConfirmOptions& options,
+                                 int64_t now_ms) = 0;
+  // True if the URL was leased. options.delay_ms > 0 requeues it after
+  // that long.
+  virtual StatusOr<bool> Fail(std::string_view url, const FailOptions& options,
                               int64_t now_ms) = 0;
   // True if known. period_ms <= 0 clears the recrawl period.
   virtual StatusOr<bool> Recrawl(std::string_view url, int64_t period_ms,

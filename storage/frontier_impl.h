@@ -71,8 +71,9 @@ class FrontierImpl final : public Frontier {
       int64_t now_ms) override;
   StatusOr<std::vector<std::string>> Pop(size_t count, int64_t lease_ms,
                                          int64_t now_ms) override;
-  StatusOr<bool> Confirm(std::string_view url, int64_t now_ms) override;
-  StatusOr<bool> Fail(std::string_view url, int64_t delay_ms,
+  StatusOr<bool> Confirm(std::string_view url, const ConfirmOptions& options,
+                         int64_t now_ms) override;
+  StatusOr<bool> Fail(std::string_view url, const FailOptions& options,
                       int64_t now_ms) override;
   StatusOr<bool> Recrawl(std::string_view url, int64_t period_ms,
                          int64_t now_ms) override;

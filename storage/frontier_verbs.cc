@@ -289,9 +289,15 @@ StatusOr<std::vector<std::string>> FrontierImpl::Pop(size_t count,
   return urls;
 }
 
-StatusOr<bool> FrontierImpl::Confirm(std::string_view url, int64_t now_ms) {
+StatusOr<bool> FrontierImpl::Confirm(std::string_view url,
+                                     const ConfirmOptions& options,
+                                     int64_t now_ms) {
   StatusOr<Resolved> target = Resolve(url, "invalid URL");
   if (!target.ok()) return target.status();
+  if (options.body && !IsRobotsTxtUrl(target->norm)) {
+    return Status::InvalidArgument(
+        "BODY is only for robots.txt URLs (path /robots.txt, no query)");
+  }
   const UrlKey& key = target->key;
   bool confirmed = false;
   Status s = RunWrite([&](DbTxn* t) {
@@ -360,8 +366,9 @@ StatusOr<bool> FrontierImpl::Confirm(std::string_view url, int64_t now_ms) {
   return confirmed;
 }
 
-StatusOr<bool> FrontierImpl::Fail(std::string_view url, int64_t delay_ms,
-                                  int64_t now_ms) {
+StatusOr<bool> FrontierImpl::Fail(std::string_view url,
+                                  const FailOptions& options, int64_t now_ms) {
+  const int64_t delay_ms = options.delay_ms;
   StatusOr<Resolved> target = Resolve(url, "invalid URL");
   if (!target.ok()) return target.status();
   const UrlKey& key = target->key;

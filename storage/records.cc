@@ -2,6 +2,8 @@
 
 #include <xxhash.h>
 
+#include <cstdint>
+
 #include "storage/coding.h"
 
 namespace frontier {
@@ -23,6 +25,7 @@ namespace {
 // apart from this one.
 constexpr char kUrlRecordV2 = 2;
 constexpr char kSiteRecordV2 = 2;
+constexpr char kSiteRecordV3 = 3;
 constexpr char kStatsV1 = 1;
 }  // namespace
 
@@ -146,10 +149,51 @@ std::string EncodeSiteRecord(const SiteRecord& r) {
   return out;
 }
 
+namespace {
+// SiteRecord v3's presence mask: bit i set = optional field i follows.
+enum SiteField : uint64_t {
+  kSiteDelay = 1u << 0,
+  kSiteBlockUntil = 1u << 1,
+  kSiteBackoffs = 1u << 2,
+  kSiteMaxUrls = 1u << 3,
+  kSiteRobotsDelay = 1u << 4,
+  kSiteAdaptiveDelay = 1u << 5,
+  kSiteKnownFields = (1u << 6) - 1,
+};
+
+uint64_t SiteFieldMask(const SiteRecord& r) {
+  uint64_t mask = 0;
+  if (r.delay_ms >= 0) mask |= kSiteDelay;
+  if (r.block_until_ms != 0) mask |= kSiteBlockUntil;
+  if (r.backoffs != 0) mask |= kSiteBackoffs;
+  if (r.max_urls != 0) mask |= kSiteMaxUrls;
+  if (r.robots_delay_ms >= 0) mask |= kSiteRobotsDelay;
+  if (r.adaptive_delay_ms >= 0) mask |= kSiteAdaptiveDelay;
+  return mask;
+}
+
+bool GetSiteCounts(std::string_view* in, SiteRecord* r) {
+  return GetSignedVarint(in, &r->next_allowed_ms) && GetVarint(in, &r->urls) &&
+         GetVarint(in, &r->queued) && GetVarint(in, &r->leases) &&
+         GetVarint(in, &r->done) && GetVarint(in, &r->scheduled) &&
+         GetVarint(in, &r->dead);
+}
+
+bool DecodeSiteRecordV2(std::string_view in, SiteRecord* r) {
+  *r = SiteRecord();
+  if (!(GetSignedVarint(&in, &r->delay_ms) && GetSiteCounts(&in, r))) {
+    return false;
+  }
+  r->name.assign(in.data(), in.size());
+  return true;
+}
+}  // namespace
+
 void EncodeSiteRecord(const SiteRecord& r, std::string* out) {
   out->clear();
-  out->push_back(kSiteRecordV2);
-  PutSignedVarint(out, r.delay_ms);
+  out->push_back(kSiteRecordV3);
+  const uint64_t mask = SiteFieldMask(r);
+  PutVarint(out, mask);
   PutSignedVarint(out, r.next_allowed_ms);
   PutVarint(out, r.urls);
   PutVarint(out, r.queued);
@@ -157,17 +201,52 @@ void EncodeSiteRecord(const SiteRecord& r, std::string* out) {
   PutVarint(out, r.done);
   PutVarint(out, r.scheduled);
   PutVarint(out, r.dead);
+  if (mask & kSiteDelay) PutVarint(out, static_cast<uint64_t>(r.delay_ms));
+  if (mask & kSiteBlockUntil) PutSignedVarint(out, r.block_until_ms);
+  if (mask & kSiteBackoffs) PutVarint(out, r.backoffs);
+  if (mask & kSiteMaxUrls) PutVarint(out, r.max_urls);
+  if (mask & kSiteRobotsDelay) {
+    PutVarint(out, static_cast<uint64_t>(r.robots_delay_ms));
+  }
+  if (mask & kSiteAdaptiveDelay) {
+    PutVarint(out, static_cast<uint64_t>(r.adaptive_delay_ms));
+  }
   out->append(r.name);
 }
 
 bool DecodeSiteRecord(std::string_view in, SiteRecord* r) {
-  if (in.empty() || in[0] != kSiteRecordV2) return false;
+  if (in.empty()) return false;
+  const char version = in[0];
   in.remove_prefix(1);
-  if (!(GetSignedVarint(&in, &r->delay_ms) &&
-        GetSignedVarint(&in, &r->next_allowed_ms) && GetVarint(&in, &r->urls) &&
-        GetVarint(&in, &r->queued) && GetVarint(&in, &r->leases) &&
-        GetVarint(&in, &r->done) && GetVarint(&in, &r->scheduled) &&
-        GetVarint(&in, &r->dead))) {
+  if (version == kSiteRecordV2) return DecodeSiteRecordV2(in, r);
+  if (version != kSiteRecordV3) return false;
+  *r = SiteRecord();
+  uint64_t mask = 0;
+  if (!GetVarint(&in, &mask) || (mask & ~uint64_t{kSiteKnownFields}) != 0 ||
+      !GetSiteCounts(&in, r)) {
+    return false;
+  }
+  // A non-negative delay read back as an int64_t: at most 2^63 - 1.
+  auto get_delay = [&](int64_t* out) {
+    uint64_t v = 0;
+    if (!GetVarint(&in, &v) || v > uint64_t{INT64_MAX}) return false;
+    *out = static_cast<int64_t>(v);
+    return true;
+  };
+  uint64_t backoffs = 0;
+  if ((mask & kSiteDelay) && !get_delay(&r->delay_ms)) return false;
+  if ((mask & kSiteBlockUntil) && !GetSignedVarint(&in, &r->block_until_ms)) {
+    return false;
+  }
+  if (mask & kSiteBackoffs) {
+    if (!GetVarint(&in, &backoffs) || backoffs > UINT32_MAX) return false;
+    r->backoffs = static_cast<uint32_t>(backoffs);
+  }
+  if ((mask & kSiteMaxUrls) && !GetVarint(&in, &r->max_urls)) return false;
+  if ((mask & kSiteRobotsDelay) && !get_delay(&r->robots_delay_ms)) {
+    return false;
+  }
+  if ((mask & kSiteAdaptiveDelay) && !get_delay(&r->adaptive_delay_ms)) {
     return false;
   }
   r->name.assign(in.data(), in.size());

@@ -99,10 +99,23 @@ bool DecodeUrlRecord(std::string_view in, UrlRecord* r);
 // A site's politeness state and how many of its URLs are in each state.
 // The counts are exact (written in the transaction that moves a URL), so
 // the server's state counters are their sums, rebuilt at start.
+//
+// Version 3 (docs/design.md, "Per-site state") adds the policy fields of
+// issue 8, each stored only when it differs from its default, behind a
+// presence mask: a site without policy costs two bytes more than in
+// version 2. Version 2 records decode as version 3 with every policy
+// field at its default (a directory upgrades in place as sites are
+// written); an unknown mask bit is refused, so a field is never dropped.
 struct SiteRecord {
   std::string name;
-  int64_t delay_ms = -1;  // < 0: the server's politeness-delay
+  int64_t delay_ms = -1;  // < 0: the server's politeness-delay (bit 0)
   int64_t next_allowed_ms = 0;
+  // Policy fields (issue 8); their defaults mean "none".
+  int64_t block_until_ms = 0;     // bit 1: no URL before (SITE BLOCK, back-off)
+  uint32_t backoffs = 0;          // bit 2: back-offs in a row (429/503)
+  uint64_t max_urls = 0;          // bit 3: SITE LIMIT; 0 = site-max-urls
+  int64_t robots_delay_ms = -1;   // bit 4: robots.txt Crawl-delay; < 0: none
+  int64_t adaptive_delay_ms = -1; // bit 5: last adaptive delay; < 0: none
   uint64_t urls = 0;
   uint64_t queued = 0;
   uint64_t leases = 0;  // URLs leased

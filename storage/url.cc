@@ -168,6 +168,34 @@ bool MayHaveRegistrableDomain(std::string_view host) {
 
 }  // namespace
 
+namespace {
+// Where the path starts in a normalised URL ("scheme://authority/...").
+size_t PathStart(std::string_view url) {
+  size_t authority = url.find("://");
+  if (authority == std::string_view::npos) return url.size();
+  size_t slash = url.find('/', authority + 3);
+  return slash == std::string_view::npos ? url.size() : slash;
+}
+}  // namespace
+
+bool IsRobotsTxtUrl(const NormalizedUrl& url) {
+  std::string_view u = url.url;
+  return u.substr(PathStart(u)) == "/robots.txt";
+}
+
+std::string OriginOf(const NormalizedUrl& url) {
+  std::string_view u = url.url;
+  size_t authority = u.find("://");
+  if (authority == std::string_view::npos) return std::string(u);
+  authority += 3;
+  std::string_view host_port = u.substr(authority, PathStart(u) - authority);
+  size_t at = host_port.rfind('@');
+  if (at != std::string_view::npos) host_port.remove_prefix(at + 1);
+  std::string origin(u.substr(0, authority));
+  origin.append(host_port);
+  return origin;
+}
+
 std::string SiteOf(std::string_view host, SiteScope scope) {
   if (scope == SiteScope::kHost || !MayHaveRegistrableDomain(host)) {
     return std::string(host);

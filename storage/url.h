@@ -56,6 +56,15 @@ StatusOr<NormalizedUrl> NormalizeUrl(std::string_view raw, size_t max_length);
 StatusOr<NormalizedUrl> NormalizeUrlFully(std::string_view raw,
                                           size_t max_length);
 
+// True if `url` is its origin's robots.txt: the path is exactly
+// "/robots.txt" and there is no query (RFC 9309 §2.3).
+bool IsRobotsTxtUrl(const NormalizedUrl& url);
+
+// The origin of `url` (RFC 9309 §2.3's scope of a robots.txt):
+// "scheme://host[:port]", without userinfo; the port only if not the
+// scheme's default (a normalised URL has none then).
+std::string OriginOf(const NormalizedUrl& url);
+
 enum class SiteScope { kHost, kDomain };
 
 // The site of `host` under `scope`: the host itself for kHost; for kDomain,

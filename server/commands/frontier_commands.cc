@@ -181,29 +181,83 @@ void BPop(CommandContext& ctx) {
   ctx.effects.block = request;  // no reply now: the loop replies later
 }
 
-// CONFIRM url
-void Confirm(CommandContext& ctx) {
-  ReplyBool(ctx.reply, ctx.frontier.Confirm(ctx.argv[1], ctx.now_ms));
+// STATUS code: an HTTP status code, 100..599.
+bool ParseHttpStatus(std::string_view text, std::optional<int>* status) {
+  std::optional<int64_t> code = ParseInt64(text);
+  if (!code || *code < 100 || *code > 599) return false;
+  *status = static_cast<int>(*code);
+  return true;
 }
 
-// FAIL url [DELAY secs]
+// CONFIRM url [STATUS code] [FETCH-MS ms] [CHANGED|UNCHANGED] [BODY bytes]
+void Confirm(CommandContext& ctx) {
+  ConfirmOptions options;
+  std::span<const std::string> rest = ctx.argv.subspan(2);
+  bool seen_status = false, seen_fetch = false, seen_body = false;
+  for (size_t i = 0; i < rest.size(); ++i) {
+    const std::string& word = rest[i];
+    if (EqualsIgnoreCase(word, "CHANGED") ||
+        EqualsIgnoreCase(word, "UNCHANGED")) {
+      if (options.changed) {
+        ctx.reply.Error(errors::kChangedTwice);
+        return;
+      }
+      options.changed = EqualsIgnoreCase(word, "CHANGED");
+      continue;
+    }
+    bool* seen = EqualsIgnoreCase(word, "STATUS")     ? &seen_status
+                 : EqualsIgnoreCase(word, "FETCH-MS") ? &seen_fetch
+                 : EqualsIgnoreCase(word, "BODY")     ? &seen_body
+                                                      : nullptr;
+    if (seen == nullptr || *seen || i + 1 == rest.size()) {
+      ctx.reply.Error(errors::kSyntax);
+      return;
+    }
+    *seen = true;
+    std::string_view value = rest[++i];
+    if (seen == &seen_status) {
+      if (!ParseHttpStatus(value, &options.status)) {
+        ctx.reply.Error(errors::kStatusRange);
+        return;
+      }
+    } else if (seen == &seen_fetch) {
+      std::optional<int64_t> ms = ParseInt64(value);
+      if (!ms || *ms < 0) {
+        ctx.reply.Error(errors::kFetchMs);
+        return;
+      }
+      options.fetch_ms = *ms;
+    } else {
+      options.body = value;
+    }
+  }
+  ReplyBool(ctx.reply, ctx.frontier.Confirm(ctx.argv[1], options, ctx.now_ms));
+}
+
+// FAIL url [DELAY secs] [STATUS code] [RETRY-AFTER value]
 void Fail(CommandContext& ctx) {
-  static constexpr std::array<std::string_view, 1> kNames = {"DELAY"};
-  std::array<std::optional<std::string_view>, 1> values;
+  static constexpr std::array<std::string_view, 3> kNames = {
+      "DELAY", "STATUS", "RETRY-AFTER"};
+  std::array<std::optional<std::string_view>, 3> values;
   if (!ParseNamedOptions(ctx.argv.subspan(2), kNames, values)) {
     ctx.reply.Error(errors::kSyntax);
     return;
   }
-  int64_t delay_ms = 0;
+  FailOptions options;
   if (values[0]) {
     std::optional<int64_t> ms = ParseDurationMs(*values[0]);
     if (!ms || *ms < 0) {
       ctx.reply.Error(errors::kDelaySeconds);
       return;
     }
-    delay_ms = *ms;
+    options.delay_ms = *ms;
   }
-  ReplyBool(ctx.reply, ctx.frontier.Fail(ctx.argv[1], delay_ms, ctx.now_ms));
+  if (values[1] && !ParseHttpStatus(*values[1], &options.status)) {
+    ctx.reply.Error(errors::kStatusRange);
+    return;
+  }
+  options.retry_after = values[2];  // unparsable values are ignored
+  ReplyBool(ctx.reply, ctx.frontier.Fail(ctx.argv[1], options, ctx.now_ms));
 }
 
 // RECRAWL url secs

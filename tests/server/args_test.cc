@@ -108,7 +108,7 @@ TEST(CommandTableTest, Arity) {
   EXPECT_FALSE(ArityAccepts(-2, 1));
   EXPECT_EQ(FindCommand("add")->arity, -2);
   EXPECT_EQ(FindCommand("madd")->arity, -3);
-  EXPECT_EQ(FindCommand("confirm")->arity, 2);
+  EXPECT_EQ(FindCommand("confirm")->arity, -2);  // url [options]
   EXPECT_TRUE(FindCommand("pop")->flags & kCmdWrite);
   EXPECT_TRUE(FindCommand("bpop")->flags & kCmdBlocking);
   EXPECT_TRUE(FindCommand("seen")->flags & kCmdReadOnly);

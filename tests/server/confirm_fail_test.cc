@@ -109,6 +109,43 @@ TEST_F(ConfirmFailTest, FailBadArguments) {
   EXPECT_EQ(UrlInfo("http://a.com/")["attempts"], "0");
 }
 
+TEST_F(ConfirmFailTest, ReportOptionsAreCheckedBeforeAnythingChanges) {
+  ASSERT_EQ(Cmd({"ADD", "http://a.com/page"}), Int(1));
+  ASSERT_EQ(Cmd({"POP"}), Bulk("http://a.com/page"));
+  const std::string url = "http://a.com/page";
+  EXPECT_EQ(Cmd({"CONFIRM", url, "STATUS", "99"}),
+            Error("ERR STATUS must be an HTTP status code between 100 and 599"));
+  EXPECT_EQ(Cmd({"CONFIRM", url, "STATUS", "600"}),
+            Error("ERR STATUS must be an HTTP status code between 100 and 599"));
+  EXPECT_EQ(Cmd({"CONFIRM", url, "STATUS", "2xx"}),
+            Error("ERR STATUS must be an HTTP status code between 100 and 599"));
+  EXPECT_EQ(Cmd({"CONFIRM", url, "FETCH-MS", "-5"}),
+            Error("ERR FETCH-MS must be a non-negative integer (milliseconds)"));
+  EXPECT_EQ(Cmd({"CONFIRM", url, "FETCH-MS", "fast"}),
+            Error("ERR FETCH-MS must be a non-negative integer (milliseconds)"));
+  EXPECT_EQ(Cmd({"CONFIRM", url, "CHANGED", "UNCHANGED"}),
+            Error("ERR CHANGED and UNCHANGED exclude each other and may "
+                  "appear once"));
+  EXPECT_EQ(Cmd({"CONFIRM", url, "STATUS", "200", "STATUS", "200"}),
+            Error("ERR syntax error"));
+  EXPECT_EQ(Cmd({"CONFIRM", url, "STATUS"}), Error("ERR syntax error"));
+  EXPECT_EQ(Cmd({"CONFIRM", url, "LATER", "1"}), Error("ERR syntax error"));
+  Reply body = Cmd({"CONFIRM", url, "BODY", "User-agent: *"});
+  ASSERT_TRUE(body.IsError());
+  EXPECT_NE(body.str.find("robots.txt"), std::string::npos) << body.str;
+  EXPECT_EQ(Cmd({"FAIL", url, "STATUS", "1000"}),
+            Error("ERR STATUS must be an HTTP status code between 100 and 599"));
+  EXPECT_EQ(Cmd({"FAIL", url, "RETRY-AFTER"}), Error("ERR syntax error"));
+  // Nothing changed: still leased, no attempt counted, nothing confirmed.
+  EXPECT_EQ(UrlInfo(url)["state"], "leased");
+  EXPECT_EQ(UrlInfo(url)["attempts"], "0");
+  // The well-formed spellings are accepted.
+  EXPECT_EQ(Cmd({"CONFIRM", url, "status", "200", "fetch-ms", "120",
+                 "unchanged"}),
+            Int(1));
+  EXPECT_EQ(UrlInfo(url)["state"], "done");
+}
+
 class MaxAttemptsTest : public FrontierdTest {
  protected:
   std::vector<std::string> ServerArgs() const override {

@@ -90,7 +90,7 @@ TEST_F(FrontierFaultsTest, PanickedEnvironmentIsReopenedWithRecovery) {
   auto popped = fr_->Pop(5, 60'000, kT0);
   ASSERT_TRUE(popped.ok());
   ASSERT_EQ(popped->size(), 5u);
-  ASSERT_TRUE(fr_->Confirm((*popped)[0], kT0).ok());
+  ASSERT_TRUE(fr_->Confirm((*popped)[0], {}, kT0).ok());
   ASSERT_TRUE(fr_->FlushLog().ok());
   const FrontierStats before = fr_->Stats();
 
@@ -130,7 +130,7 @@ TEST_F(FrontierFaultsTest, BackupOpensAsAFrontierWithEverything) {
   AddRange(*fr_, 0, 500);
   auto popped = fr_->Pop(10, 3'600'000, kT0);
   ASSERT_TRUE(popped.ok());
-  ASSERT_TRUE(fr_->Confirm((*popped)[0], kT0).ok());
+  ASSERT_TRUE(fr_->Confirm((*popped)[0], {}, kT0).ok());
   // Not flushed on purpose: the backup's checkpoint covers every commit.
   const FrontierStats before = fr_->Stats();
   const std::string target = root_ + "/backups/b1";

@@ -71,12 +71,14 @@ class FrontierTest : public ::testing::Test {
     return r.ok() && r->has_value() ? **r : UrlInfo{};
   }
   bool Confirm(std::string_view url) {
-    auto r = fr_->Confirm(url, now_);
+    auto r = fr_->Confirm(url, {}, now_);
     EXPECT_TRUE(r.ok()) << r.status().ToString();
     return r.ok() && *r;
   }
   bool Fail(std::string_view url, int64_t delay_ms = 0) {
-    auto r = fr_->Fail(url, delay_ms, now_);
+    FailOptions options;
+    options.delay_ms = delay_ms;
+    auto r = fr_->Fail(url, options, now_);
     EXPECT_TRUE(r.ok()) << r.status().ToString();
     return r.ok() && *r;
   }

@@ -127,6 +127,65 @@ TEST(RecordsTest, SiteRecordRoundTrips) {
   EXPECT_FALSE(DecodeSiteRecord(EncodeSiteRecord(s).substr(0, 4), &back));
 }
 
+TEST(RecordsTest, SitePolicyFieldsRoundTripAndCostNothingWhenUnset) {
+  SiteRecord plain;
+  plain.name = "example.com";
+  plain.urls = 3;
+  SiteRecord s = plain;
+  s.delay_ms = 2500;
+  s.block_until_ms = 1'800'000'000'000;
+  s.backoffs = 7;
+  s.max_urls = 1'000'000;
+  s.robots_delay_ms = 10'000;
+  s.adaptive_delay_ms = 0;  // 0 is a value, not "none"
+  SiteRecord back;
+  ASSERT_TRUE(DecodeSiteRecord(EncodeSiteRecord(s), &back));
+  EXPECT_EQ(back.delay_ms, 2500);
+  EXPECT_EQ(back.block_until_ms, s.block_until_ms);
+  EXPECT_EQ(back.backoffs, 7u);
+  EXPECT_EQ(back.max_urls, 1'000'000u);
+  EXPECT_EQ(back.robots_delay_ms, 10'000);
+  EXPECT_EQ(back.adaptive_delay_ms, 0);
+  EXPECT_EQ(back.name, "example.com");
+  EXPECT_EQ(back.urls, 3u);
+  // Unset fields take no bytes beyond the mask: version + mask + 7 counts.
+  EXPECT_EQ(EncodeSiteRecord(plain).size(), 2 + 7 + plain.name.size());
+  ASSERT_TRUE(DecodeSiteRecord(EncodeSiteRecord(plain), &back));
+  EXPECT_EQ(back.delay_ms, -1);
+  EXPECT_EQ(back.block_until_ms, 0);
+  EXPECT_EQ(back.robots_delay_ms, -1);
+  EXPECT_EQ(back.adaptive_delay_ms, -1);
+}
+
+TEST(RecordsTest, VersionTwoSiteRecordsStillDecode) {
+  // The layout written before the policy fields: a directory upgrades in
+  // place as its sites are rewritten.
+  std::string v2(1, '\x02');
+  coding::PutSignedVarint(&v2, 1500);               // delay_ms
+  coding::PutSignedVarint(&v2, 1'700'000'000'000);  // next_allowed_ms
+  for (uint64_t count : {9, 1, 2, 3, 2, 1}) coding::PutVarint(&v2, count);
+  v2 += "old.example";
+  SiteRecord back;
+  back.backoffs = 99;  // must be reset, not kept from before
+  ASSERT_TRUE(DecodeSiteRecord(v2, &back));
+  EXPECT_EQ(back.delay_ms, 1500);
+  EXPECT_EQ(back.next_allowed_ms, 1'700'000'000'000);
+  EXPECT_EQ(back.urls, 9u);
+  EXPECT_EQ(back.dead, 1u);
+  EXPECT_EQ(back.backoffs, 0u);
+  EXPECT_EQ(back.name, "old.example");
+}
+
+TEST(RecordsTest, UnknownSiteFieldsAreRefused) {
+  // A field this version does not know must not be dropped on rewrite.
+  std::string rec(1, '\x03');
+  coding::PutVarint(&rec, uint64_t{1} << 20);
+  for (int i = 0; i < 7; ++i) coding::PutVarint(&rec, 0);
+  SiteRecord back;
+  EXPECT_FALSE(DecodeSiteRecord(rec, &back));
+  EXPECT_FALSE(DecodeSiteRecord(std::string(1, '\x04') + "x", &back));
+}
+
 TEST(RecordsTest, KeysSortAsTheirFields) {
   // Berkeley DB compares keys as bytes: that must be the numeric order.
   QueuePos a, b;
