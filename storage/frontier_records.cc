@@ -2,6 +2,7 @@
 // transaction wrapper shared by every verb.
 #include <algorithm>
 
+#include "policy/politeness.h"
 #include "storage/frontier_impl.h"
 
 namespace frontier {
@@ -416,7 +417,16 @@ void FrontierImpl::CountMove(SiteRecord* site,
 }
 
 int64_t FrontierImpl::DelayOf(const SiteRecord& site) const {
-  return site.delay_ms >= 0 ? site.delay_ms : opts_.politeness_delay_ms;
+  policy::PolitenessPolicy policy;
+  policy.delay_ms = opts_.politeness_delay_ms;
+  policy.max_crawl_delay_ms = opts_.robots_max_crawl_delay_ms;
+  policy::SiteDelayInputs inputs;
+  if (site.delay_ms >= 0) inputs.set_ms = site.delay_ms;
+  // Crawl-delay (robots.txt) only while robots.txt is obeyed.
+  if (opts_.robots && site.robots_delay_ms >= 0) {
+    inputs.crawl_delay_ms = site.robots_delay_ms;
+  }
+  return policy::SiteDelayAfterFetch(policy, inputs).ms;
 }
 
 bool FrontierImpl::AtLeaseCap(const SiteRecord& site) const {

@@ -68,8 +68,7 @@ Status FrontierImpl::GateHead(DbTxn* t, uint64_t site_fp, const UrlKey& key,
                               UrlRecord* rec, SiteRecord* site, int64_t now_ms,
                               bool* held) {
   *held = false;
-  std::string scratch;
-  const std::string_view origin = OriginOf(rec->url, &scratch);
+  const std::string origin = OriginOf(rec->url);
   if (origin.empty()) return Status::OK();
   const uint64_t origin_fp = Fingerprint(origin);
   PolicyRecord p;
@@ -187,8 +186,7 @@ Status FrontierImpl::QueueRobotsFetch(DbTxn* t, std::string_view origin,
 }
 
 Status FrontierImpl::NoteRobotsLeased(DbTxn* t, const UrlRecord& rec) {
-  std::string scratch;
-  const std::string_view origin = OriginOf(rec.url, &scratch);
+  const std::string origin = OriginOf(rec.url);
   const uint64_t origin_fp = Fingerprint(origin);
   PolicyRecord p;
   Status s = LoadPolicy(t, origin_fp, &p);
@@ -245,8 +243,12 @@ Status FrontierImpl::ApplyRobotsReport(DbTxn* t, uint64_t origin_fp,
   p->until_ms = 0;
   p->failures = 0;
   if (site != nullptr) {
-    // TODO(skeleton): site->robots_delay_ms from rules.crawl_delay_ms.
-    (void)site;
+    // The site's delay in force follows the origin last fetched (with
+    // politeness-scope domain a site may span several origins).
+    site->robots_delay_ms =
+        rules.crawl_delay_ms
+            ? std::min(*rules.crawl_delay_ms, opts_.robots_max_crawl_delay_ms)
+            : -1;
   }
   return StorePolicy(t, origin_fp, *p);
 }
@@ -264,8 +266,7 @@ Status FrontierImpl::ReportRobotsFetch(DbTxn* t, const UrlKey& key,
                                        UrlRecord* rec,
                                        std::optional<int> status,
                                        std::string_view body, int64_t now_ms) {
-  std::string scratch;
-  const std::string_view origin = OriginOf(rec->url, &scratch);
+  const std::string origin = OriginOf(rec->url);
   const uint64_t origin_fp = Fingerprint(origin);
   PolicyRecord p;
   Status s = LoadPolicy(t, origin_fp, &p);
@@ -448,8 +449,7 @@ StatusOr<std::optional<RobotsInfo>> FrontierImpl::RobotsGet(
     std::string_view origin_or_url) {
   StatusOr<Resolved> target = Resolve(origin_or_url, "invalid URL");
   if (!target.ok()) return target.status();
-  std::string scratch;
-  const std::string_view origin = OriginOf(target->norm.url, &scratch);
+  const std::string origin = OriginOf(target->norm);
   PolicyRecord p;
   Status s = LoadPolicy(nullptr, Fingerprint(origin), &p);
   if (s.IsNotFound()) return std::optional<RobotsInfo>();
@@ -480,8 +480,7 @@ Status FrontierImpl::RobotsSet(std::string_view origin_arg, int status,
   }
   StatusOr<Resolved> target = Resolve(origin_arg, "invalid origin");
   if (!target.ok()) return target.status();
-  std::string scratch;
-  const std::string origin(OriginOf(target->norm.url, &scratch));
+  const std::string origin = OriginOf(target->norm);
   if (target->norm.url != origin + "/") {
     return Status::InvalidArgument(
         "invalid origin '" + std::string(origin_arg) +
@@ -523,8 +522,7 @@ Status FrontierImpl::RobotsSet(std::string_view origin_arg, int status,
 StatusOr<std::optional<bool>> FrontierImpl::RobotsCheck(std::string_view url) {
   StatusOr<Resolved> target = Resolve(url, "invalid URL");
   if (!target.ok()) return target.status();
-  std::string scratch;
-  const std::string_view origin = OriginOf(target->norm.url, &scratch);
+  const std::string origin = OriginOf(target->norm);
   PolicyRecord p;
   Status s = LoadPolicy(nullptr, Fingerprint(origin), &p);
   if (s.IsNotFound() || (s.ok() && p.rules.empty())) {

@@ -309,7 +309,8 @@ StatusOr<bool> FrontierImpl::Confirm(std::string_view url,
       return Status::OK();
     }
     if (IsRobotsFetch(rec)) {
-      ls = ReportRobotsFetch(t, key, &rec, std::nullopt, {}, now_ms);
+      ls = ReportRobotsFetch(t, key, &rec, options.status,
+                             options.body.value_or(std::string_view()), now_ms);
       if (!ls.ok()) return ls;
       stats_.confirmed++;
       confirmed = true;
@@ -332,10 +333,7 @@ StatusOr<bool> FrontierImpl::Confirm(std::string_view url,
         break;
       case StoredState::kDone:
       case StoredState::kDead:
-        break;
-      case StoredState::kExcluded:
-        // Fetched all the same (the worker knows best): it leaves the
-        // index lazily, at the next re-check.
+      case StoredState::kExcluded:  // leaves the excluded index lazily
         break;
     }
     if (!ls.ok()) return ls;

@@ -18,28 +18,6 @@ constexpr char kPolicyRecordV1 = 1;
 constexpr uint8_t kFlagRecheck = 1, kFlagRecheckStarted = 2;
 }  // namespace
 
-std::string_view OriginOf(std::string_view url, std::string* scratch) {
-  const size_t scheme_end = url.find("://");
-  if (scheme_end == std::string_view::npos) return {};
-  const size_t host_start = scheme_end + 3;
-  size_t end = url.find_first_of("/?#", host_start);
-  if (end == std::string_view::npos) end = url.size();
-  const std::string_view authority = url.substr(host_start, end - host_start);
-  const size_t at = authority.rfind('@');
-  if (at == std::string_view::npos) return url.substr(0, end);
-  scratch->assign(url.substr(0, host_start));
-  scratch->append(authority.substr(at + 1));
-  return *scratch;
-}
-
-std::string_view PathAndQueryOf(std::string_view url) {
-  const size_t scheme_end = url.find("://");
-  if (scheme_end == std::string_view::npos) return "/";
-  const size_t end = url.find_first_of("/?#", scheme_end + 3);
-  if (end == std::string_view::npos) return "/";
-  return url.substr(end);
-}
-
 const char* RobotsStateName(RobotsState state) {
   switch (state) {
     case RobotsState::kUnknown:

@@ -21,12 +21,6 @@
 
 namespace frontier {
 
-// "scheme://host[:port]" of a normalised URL (userinfo dropped); empty if
-// `url` does not look like one (NormalizeUrl's output always does).
-std::string_view OriginOf(std::string_view url, std::string* scratch);
-// The part of a normalised URL from its path on ("/a?b"), for matching.
-std::string_view PathAndQueryOf(std::string_view url);
-
 enum class RobotsState : uint8_t {
   kUnknown = 0,      // never fetched (or ROBOTS SET had no effect yet)
   kFetching = 1,     // its robots.txt is leased to a worker

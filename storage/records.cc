@@ -158,7 +158,8 @@ enum SiteField : uint64_t {
   kSiteMaxUrls = 1u << 3,
   kSiteRobotsDelay = 1u << 4,
   kSiteAdaptiveDelay = 1u << 5,
-  kSiteKnownFields = (1u << 6) - 1,
+  kSiteExcluded = 1u << 6,  // URLs excluded by robots.txt
+  kSiteKnownFields = (1u << 7) - 1,
 };
 
 uint64_t SiteFieldMask(const SiteRecord& r) {
@@ -169,6 +170,7 @@ uint64_t SiteFieldMask(const SiteRecord& r) {
   if (r.max_urls != 0) mask |= kSiteMaxUrls;
   if (r.robots_delay_ms >= 0) mask |= kSiteRobotsDelay;
   if (r.adaptive_delay_ms >= 0) mask |= kSiteAdaptiveDelay;
+  if (r.excluded != 0) mask |= kSiteExcluded;
   return mask;
 }
 
@@ -211,6 +213,7 @@ void EncodeSiteRecord(const SiteRecord& r, std::string* out) {
   if (mask & kSiteAdaptiveDelay) {
     PutVarint(out, static_cast<uint64_t>(r.adaptive_delay_ms));
   }
+  if (mask & kSiteExcluded) PutVarint(out, r.excluded);
   out->append(r.name);
 }
 
@@ -249,6 +252,7 @@ bool DecodeSiteRecord(std::string_view in, SiteRecord* r) {
   if ((mask & kSiteAdaptiveDelay) && !get_delay(&r->adaptive_delay_ms)) {
     return false;
   }
+  if ((mask & kSiteExcluded) && !GetVarint(&in, &r->excluded)) return false;
   r->name.assign(in.data(), in.size());
   return true;
 }

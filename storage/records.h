@@ -122,7 +122,7 @@ struct SiteRecord {
   uint64_t done = 0;
   uint64_t scheduled = 0;  // waiting for a retry or recrawl date
   uint64_t dead = 0;
-  uint64_t excluded = 0;  // disallowed by the rules of their origin
+  uint64_t excluded = 0;  // bit 6: URLs their origin's robots.txt excludes
 };
 std::string EncodeSiteRecord(const SiteRecord& r);
 void EncodeSiteRecord(const SiteRecord& r, std::string* out);
