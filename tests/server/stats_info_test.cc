@@ -11,9 +11,10 @@ namespace {
 using StatsInfoTest = FrontierdTest;
 
 const std::vector<std::string> kStatsFields = {
-    "urls",      "queued",      "leased",  "done",       "scheduled", "dead",
-    "sites",     "ready_sites", "added",   "duplicates", "refused",   "popped",
-    "confirmed", "failed",      "expired", "recrawled"};
+    "urls",       "queued",    "leased",      "done",    "scheduled",
+    "dead",       "excluded",  "sites",       "ready_sites", "added",
+    "duplicates", "refused",   "popped",      "confirmed",   "failed",
+    "expired",    "recrawled"};
 
 TEST_F(StatsInfoTest, StatsIsAFlatArrayOfNamedIntegers) {
   Reply r = Cmd({"STATS"});
