@@ -231,6 +231,9 @@ class FrontierImpl final : public Frontier {
   // Origins whose re-check is pending (from policy records at start).
   Status LoadRechecks();
   Status LoadPolicy(DbTxn* t, uint64_t origin_fp, PolicyRecord* rec);
+  // LoadPolicy(), or a new record of `origin` (state unknown) if absent.
+  Status LoadOrNewPolicy(DbTxn* t, std::string_view origin, uint64_t origin_fp,
+                         PolicyRecord* rec);
   Status StorePolicy(DbTxn* t, uint64_t origin_fp, const PolicyRecord& rec);
 
   // Record access inside transaction `t`. Load* return NotFound if absent

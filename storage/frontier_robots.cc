@@ -49,6 +49,15 @@ Status FrontierImpl::LoadPolicy(DbTxn* t, uint64_t origin_fp,
   return Status::OK();
 }
 
+Status FrontierImpl::LoadOrNewPolicy(DbTxn* t, std::string_view origin,
+                                     uint64_t origin_fp, PolicyRecord* rec) {
+  Status s = LoadPolicy(t, origin_fp, rec);
+  if (!s.IsNotFound()) return s;
+  *rec = PolicyRecord();
+  rec->origin.assign(origin);
+  return Status::OK();
+}
+
 Status FrontierImpl::StorePolicy(DbTxn* t, uint64_t origin_fp,
                                  const PolicyRecord& rec) {
   Status s = policy_.Put(t, EncodePolicyKey(origin_fp), EncodePolicyRecord(rec));
@@ -189,13 +198,8 @@ Status FrontierImpl::NoteRobotsLeased(DbTxn* t, const UrlRecord& rec) {
   const std::string origin = OriginOf(rec.url);
   const uint64_t origin_fp = Fingerprint(origin);
   PolicyRecord p;
-  Status s = LoadPolicy(t, origin_fp, &p);
-  if (s.IsNotFound()) {
-    p = PolicyRecord();
-    p.origin.assign(origin);
-  } else if (!s.ok()) {
-    return s;
-  }
+  Status s = LoadOrNewPolicy(t, origin, origin_fp, &p);
+  if (!s.ok()) return s;
   p.state = RobotsState::kFetching;
   p.until_ms = rec.due_ms;
   return StorePolicy(t, origin_fp, p);
@@ -269,13 +273,8 @@ Status FrontierImpl::ReportRobotsFetch(DbTxn* t, const UrlKey& key,
   const std::string origin = OriginOf(rec->url);
   const uint64_t origin_fp = Fingerprint(origin);
   PolicyRecord p;
-  Status s = LoadPolicy(t, origin_fp, &p);
-  if (s.IsNotFound()) {
-    p = PolicyRecord();
-    p.origin.assign(origin);
-  } else if (!s.ok()) {
-    return s;
-  }
+  Status s = LoadOrNewPolicy(t, origin, origin_fp, &p);
+  if (!s.ok()) return s;
   SiteRecord site;
   s = LoadSite(t, rec->site_fp, &site);
   if (!s.ok()) return s;
@@ -493,13 +492,8 @@ Status FrontierImpl::RobotsSet(std::string_view origin_arg, int status,
   const std::string site_name(site_of.name);
   return RunWrite([&](DbTxn* t) {
     PolicyRecord p;
-    Status s = LoadPolicy(t, origin_fp, &p);
-    if (s.IsNotFound()) {
-      p = PolicyRecord();
-      p.origin = origin;
-    } else if (!s.ok()) {
-      return s;
-    }
+    Status s = LoadOrNewPolicy(t, origin, origin_fp, &p);
+    if (!s.ok()) return s;
     SiteRecord site;
     s = LoadSite(t, site_fp, &site);
     const bool new_site = s.IsNotFound();
