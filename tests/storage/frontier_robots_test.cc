@@ -120,6 +120,41 @@ TEST_F(FrontierRobotsTest, RobotsTxtGoesFirstOncePerOrigin) {
   EXPECT_EQ(Pop(), (Urls{"https://a.test/1"}));
 }
 
+TEST_F(FrontierRobotsTest, ASiteOfSeveralOriginsFetchesEachRobotsTxt) {
+  opts_.politeness_scope = SiteScope::kDomain;  // one site: example.com
+  Open();
+  Add("http://a.example.com/1");
+  Add("http://b.example.com/1");
+  Add("http://b.example.com/2");
+  Urls popped;
+  for (int i = 0; i < 10 && popped.size() < 5; ++i) {
+    Urls now = Pop();
+    for (const std::string& url : now) {
+      popped.push_back(url);
+      if (url.ends_with("/robots.txt")) {
+        EXPECT_TRUE(Confirm(url, 200, "User-agent: *\nDisallow: /2\n"));
+      }
+    }
+  }
+  std::sort(popped.begin(), popped.end());
+  EXPECT_EQ(popped, (Urls{"http://a.example.com/1",
+                          "http://a.example.com/robots.txt",
+                          "http://b.example.com/1",
+                          "http://b.example.com/robots.txt"}));
+  EXPECT_EQ(State("http://b.example.com/2"), UrlState::kExcluded);
+}
+
+TEST_F(FrontierRobotsTest, AnAddedRobotsTxtBecomesTheRobotsFetch) {
+  Open();
+  Add("http://a.test/robots.txt");  // depth 1, queued like any URL
+  Add("http://a.test/1");
+  EXPECT_EQ(Pop(), Urls{"http://a.test/robots.txt"});
+  EXPECT_EQ(RobotsState("http://a.test"), "fetching");
+  EXPECT_TRUE(Confirm("http://a.test/robots.txt", 404));
+  EXPECT_EQ(RobotsState("http://a.test"), "allow-all");
+  EXPECT_EQ(Pop(), Urls{"http://a.test/1"});
+}
+
 TEST_F(FrontierRobotsTest, RobotsOffChangesNothing) {
   opts_.robots = false;
   Open();
