@@ -273,6 +273,10 @@ class FrontierImpl final : public Frontier {
                  std::optional<StoredState> to);
   int64_t DelayOf(const SiteRecord& site) const;
   bool AtLeaseCap(const SiteRecord& site) const;
+  // Takes `rec` out of the queue, its lease or its Qc date, whichever its
+  // state holds (nothing for done, dead, excluded), before a state change.
+  Status Detach(DbTxn* t, const UrlKey& key, const UrlRecord& rec,
+                SiteRecord* site);
   // Ends a lease held by `rec` (timer entry and the site's lease count).
   Status EndLease(DbTxn* t, const UrlKey& key, const UrlRecord& rec,
                   SiteRecord* site);

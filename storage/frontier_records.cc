@@ -316,6 +316,24 @@ Status FrontierImpl::EndLease(DbTxn* t, const UrlKey& key,
   return RemoveTimer(t, rec.due_ms, key);
 }
 
+Status FrontierImpl::Detach(DbTxn* t, const UrlKey& key, const UrlRecord& rec,
+                            SiteRecord* site) {
+  switch (rec.state) {
+    case StoredState::kQueued:
+      return Dequeue(t, key, rec, site);
+    case StoredState::kLeased:
+      return EndLease(t, key, rec, site);
+    case StoredState::kScheduledRetry:
+    case StoredState::kScheduledRecrawl:
+      return RemoveTimer(t, rec.due_ms, key);
+    case StoredState::kDone:
+    case StoredState::kDead:
+    case StoredState::kExcluded:
+      break;
+  }
+  return Status::OK();
+}
+
 StatusOr<std::optional<QueuePos>> FrontierImpl::QueueHead(DbTxn* t,
                                                           uint64_t site_fp) {
   bdb::Cursor* c = nullptr;

@@ -164,23 +164,13 @@ Status FrontierImpl::QueueRobotsFetch(DbTxn* t, std::string_view origin,
     return Status::Corruption("robots.txt URL collides with stored URL " +
                               rec.url);
   } else {
-    from = rec.state;
-    switch (rec.state) {
-      case StoredState::kLeased:
-      case StoredState::kScheduledRetry:
-        *busy_until = rec.due_ms;
-        return Status::OK();
-      case StoredState::kQueued:
-        s = Dequeue(t, key, rec, site);  // re-queued at the top below
-        break;
-      case StoredState::kScheduledRecrawl:
-        s = RemoveTimer(t, rec.due_ms, key);
-        break;
-      case StoredState::kDone:
-      case StoredState::kDead:
-      case StoredState::kExcluded:
-        break;
+    if (rec.state == StoredState::kLeased ||
+        rec.state == StoredState::kScheduledRetry) {
+      *busy_until = rec.due_ms;
+      return Status::OK();
     }
+    from = rec.state;
+    s = Detach(t, key, rec, site);  // queued again at the top below
     if (!s.ok()) return s;
   }
   rec.depth = kRobotsDepth;
@@ -279,22 +269,7 @@ Status FrontierImpl::ReportRobotsFetch(DbTxn* t, const UrlKey& key,
   s = LoadSite(t, rec->site_fp, &site);
   if (!s.ok()) return s;
   const StoredState from = rec->state;
-  switch (rec->state) {
-    case StoredState::kQueued:
-      s = Dequeue(t, key, *rec, &site);
-      break;
-    case StoredState::kLeased:
-      s = EndLease(t, key, *rec, &site);
-      break;
-    case StoredState::kScheduledRetry:
-    case StoredState::kScheduledRecrawl:
-      s = RemoveTimer(t, rec->due_ms, key);
-      break;
-    case StoredState::kDone:
-    case StoredState::kDead:
-    case StoredState::kExcluded:
-      break;
-  }
+  s = Detach(t, key, *rec, &site);
   if (!s.ok()) return s;
   bool unreachable = false;
   s = ApplyRobotsReport(t, origin_fp, &p, status, body, &site, now_ms,
