@@ -60,6 +60,8 @@ constexpr std::array kCommands = {
                 "SITE INFO|LIST|TOP|DELAY|LIMIT|DELETE|BLOCK|HELP: one site's "
                 "state, and the operators' controls over it.",
                 "delay limit delete block"},
+    CommandSpec{"robots", c::Robots, -2, kW | kWk | kSub, "frontier",
+                "ROBOTS GET|SET|CHECK: an origin's robots.txt rules.", "set"},
     // Connection and server housekeeping.
     CommandSpec{"ping", c::Ping, -1, kF | kWk | kNA | kSM, "connection",
                 "Pings the server."},

@@ -14,6 +14,7 @@
 #include <sstream>
 #include <utility>
 
+#include "robots/agent_rules.h"
 #include "server/args.h"
 
 namespace frontier {
@@ -39,15 +40,20 @@ Directive Integer(std::string_view name, std::string_view def, T Config::*m,
                    [m](const Config& c) { return std::to_string(c.*m); }};
 }
 
-// Seconds with decimals, stored as milliseconds, at least `min_ms`.
+// Seconds with decimals, stored as milliseconds, at least `min_ms` and at
+// most `max_ms`.
 Directive Duration(std::string_view name, std::string_view def,
-                   int64_t Config::*m, int64_t min_ms) {
+                   int64_t Config::*m, int64_t min_ms,
+                   int64_t max_ms = std::numeric_limits<int64_t>::max()) {
   std::string expected = min_ms > 0 ? "a positive number of seconds"
                                     : "a non-negative number of seconds";
+  if (max_ms != std::numeric_limits<int64_t>::max()) {
+    expected += ", at most " + FormatSeconds(max_ms);
+  }
   return Directive{name, def, std::move(expected),
-                   [m, min_ms](Config* c, std::string_view v) {
+                   [m, min_ms, max_ms](Config* c, std::string_view v) {
                      std::optional<int64_t> ms = ParseDurationMs(v);
-                     if (!ms || *ms < min_ms) return false;
+                     if (!ms || *ms < min_ms || *ms > max_ms) return false;
                      c->*m = *ms;
                      return true;
                    },
@@ -200,6 +206,20 @@ Directive StatusCodes(std::string_view name, std::string_view def,
                      }
                      return out;
                    }};
+}
+
+// robots-agent: an RFC 9309 product token (robots/agent_rules.h), the only
+// kind of name a robots.txt group can match.
+Directive ProductToken(std::string_view name, std::string_view def,
+                       std::string Config::*m) {
+  return Directive{name, def,
+                   "a product token: letters, '_' and '-' only",
+                   [m](Config* c, std::string_view v) {
+                     if (!robots::IsValidProductToken(v)) return false;
+                     c->*m = std::string(v);
+                     return true;
+                   },
+                   [m](const Config& c) { return c.*m; }};
 }
 
 bool IsIpLiteral(const std::string& text) {
@@ -448,6 +468,21 @@ const std::vector<Directive>& Table() {
                                     &Config::backoff_max_ms, 0)),
       Flagged(kDirRuntime,
               Integer("timer-ms", "100", &Config::timer_ms, 1, 3'600'000)),
+      // robots.txt (docs/robots.md, "The server's robots policy").
+      Flagged(kDirRuntime, Choice<bool>("robots", "no", &Config::robots,
+                                        {{"yes", true}, {"no", false}})),
+      Flagged(kDirRuntime, ProductToken("robots-agent", "frontierd",
+                                        &Config::robots_agent)),
+      // RFC 9309 §2.4: a cached robots.txt is used 24 hours at most.
+      Flagged(kDirRuntime, Duration("robots-ttl", "86400",
+                                    &Config::robots_ttl_ms, 1, 86'400'000)),
+      // RFC 9309 §2.5: at least 500 KiB of the file are read.
+      Flagged(kDirRuntime,
+              Memory("robots-max-bytes", "512kb", &Config::robots_max_bytes,
+                     500 << 10)),
+      Flagged(kDirRuntime,
+              Duration("robots-max-crawl-delay", "300",
+                       &Config::robots_max_crawl_delay_ms, 0, 86'400'000)),
       Flagged(kDirRuntime, Duration("checkpoint-interval", "60",
                                     &Config::checkpoint_interval_ms, 0)),
       Choice<FsyncPolicy>("fsync", "always", &Config::fsync,
@@ -718,6 +753,11 @@ FrontierOptions ToFrontierOptions(const Config& config) {
   o.backoff_status_codes = config.backoff_status_codes;
   o.backoff_initial_ms = config.backoff_initial_ms;
   o.backoff_max_ms = config.backoff_max_ms;
+  o.robots = config.robots;
+  o.robots_agent = config.robots_agent;
+  o.robots_ttl_ms = config.robots_ttl_ms;
+  o.robots_max_bytes = config.robots_max_bytes;
+  o.robots_max_crawl_delay_ms = config.robots_max_crawl_delay_ms;
   // fsync no: hand each commit to the OS at once and never fsync it.
   // always/everysec: keep commits in the log buffer until FlushLog().
   o.write_log_at_commit = config.fsync == FsyncPolicy::kNo;

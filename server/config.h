@@ -71,6 +71,12 @@ struct Config {
   std::vector<int> backoff_status_codes;  // HTTP codes, 100..599
   int64_t backoff_initial_ms = 0;
   int64_t backoff_max_ms = 0;
+  // robots.txt (issue 8 §1).
+  bool robots = false;
+  std::string robots_agent;
+  int64_t robots_ttl_ms = 0;
+  uint64_t robots_max_bytes = 0;
+  int64_t robots_max_crawl_delay_ms = 0;
   int64_t timer_ms = 0;
   int64_t checkpoint_interval_ms = 0;  // 0 = only at shutdown
   FsyncPolicy fsync = FsyncPolicy::kAlways;

@@ -69,9 +69,19 @@ struct FrontierOptions {
   // With true, each commit writes its log records to the OS (not synced);
   // with false they stay in the log buffer until FlushLog() or a checkpoint.
   bool write_log_at_commit = false;
+  // robots.txt (issue 8 §1, docs/robots.md): with `robots`, POP hands out
+  // an origin's /robots.txt before its other URLs and never hands out a
+  // URL its rules disallow. Runtime-tunable.
+  bool robots = false;
+  std::string robots_agent = "frontierd";  // a product token
+  int64_t robots_ttl_ms = 86'400'000;
+  size_t robots_max_bytes = 512 << 10;
+  int64_t robots_max_crawl_delay_ms = 300'000;
 };
 
-enum class UrlState { kQueued, kLeased, kDone, kScheduled, kDead };
+// kExcluded: disallowed by its origin's robots.txt (never handed out while
+// the rules say so).
+enum class UrlState { kQueued, kLeased, kDone, kScheduled, kDead, kExcluded };
 const char* UrlStateName(UrlState state);  // "queued", "leased", ...
 
 // ADD's answer for one URL.
@@ -117,7 +127,7 @@ struct UrlInfo {
 
 struct FrontierStats {
   uint64_t urls = 0, queued = 0, leased = 0, done = 0, scheduled = 0,
-           dead = 0, sites = 0, ready_sites = 0;
+           dead = 0, excluded = 0, sites = 0, ready_sites = 0;
   // Sites whose block (SITE BLOCK, back-off) had not ended at the last
   // Tick(); in memory, like ready_sites.
   uint64_t blocked_sites = 0;
@@ -133,7 +143,7 @@ struct FrontierStats {
 struct SiteInfo {
   std::string name;
   uint64_t queued = 0, leased = 0, done = 0, scheduled = 0, dead = 0;
-  uint64_t excluded = 0;  // URLs robots.txt excludes (none stored yet)
+  uint64_t excluded = 0;  // URLs its origins' robots.txt excludes
   int64_t delay_ms = 0;   // the delay in force
   policy::DelaySource delay_source = policy::DelaySource::kDefault;
   int64_t next_allowed_ms = 0;  // 0: may be fetched now
@@ -149,6 +159,20 @@ enum class SiteFilter { kAll, kReady, kWaiting, kBlocked };
 struct SitePage {
   uint64_t next_cursor = 0;
   std::vector<std::string> sites;
+};
+
+// One origin's robots.txt state (ROBOTS GET).
+struct RobotsInfo {
+  std::string origin;       // "https://example.com", "http://a.b:8080"
+  std::string state;        // unknown|fetching|ok|allow-all|unreachable
+  int status = 0;           // HTTP status of the last report; 0 = none
+  int64_t fetched_ms = 0;   // 0 = never
+  int64_t expires_ms = 0;   // 0 = no rules
+  std::optional<int64_t> crawl_delay_ms;
+  uint32_t groups = 0;
+  std::vector<std::string> rules;     // "allow /a", "disallow /b*", in
+                                      // matching order
+  std::vector<std::string> sitemaps;  // stored, not fetched
 };
 
 // Tracked sites (those with queued URLs) by scheduler state; see
@@ -297,6 +321,25 @@ class Frontier {
   virtual StatusOr<uint64_t> DeleteSite(std::string_view site,
                                         int64_t now_ms) = 0;
 
+  // --- robots.txt (frontier_robots.cc; docs/robots.md) ---
+  //
+  // ROBOTS GET: the origin of `origin_or_url` (an origin or any URL of it)
+  // and its robots state; nullopt if the frontier never met that origin.
+  // InvalidArgument if it is not a URL.
+  virtual StatusOr<std::optional<RobotsInfo>> RobotsGet(
+      std::string_view origin_or_url) = 0;
+  // ROBOTS SET: stores `body` with HTTP `status` (100..599) for `origin`
+  // as if its robots.txt had just been fetched, with the same effects as
+  // CONFIRM <origin>/robots.txt STATUS status BODY body. InvalidArgument
+  // if `origin` is not an origin (a URL with a path other than "/", a
+  // query or a fragment is refused) or the status is out of range.
+  virtual Status RobotsSet(std::string_view origin, int status,
+                           std::string_view body, int64_t now_ms) = 0;
+  // ROBOTS CHECK: true if the rules of the URL's origin allow it, false if
+  // they disallow it, nullopt if no rules are known (never fetched, or
+  // unreachable with no earlier rules). Expired rules still answer.
+  virtual StatusOr<std::optional<bool>> RobotsCheck(std::string_view url) = 0;
+
   // The Qc procedure of sections 2.6/2.7: expired leases and due recrawls
   // and retries go back to Q; sites whose delay has passed become ready.
   // Work is bounded per call (TickResult::more_due says there is more).
@@ -328,13 +371,14 @@ class Frontier {
   // CONFIG SET: takes the runtime-tunable fields of `options`
   // (lease_timeout_ms, max_depth, depth_scope, site_max_urls,
   // politeness_delay_ms, site_max_leases, default_priority, max_attempts,
-  // max_url_length, backoff_*, and the adaptive politeness and recrawl
-  // settings) and ignores the others, which the stored layout or the open
-  // environment fixed. New values apply from the next call: leases already
-  // given keep their deadlines, waiting sites their next-allowed time,
-  // blocked sites their blocks. A new site_max_leases re-places every site
-  // with queued URLs (one pass over the sites, as at start). An error from
-  // that pass (an I/O error) is returned; the options are then unchanged.
+  // max_url_length, backoff_*, robots_*, and the adaptive politeness and
+  // recrawl settings) and ignores the others, which the stored layout or
+  // the open environment fixed. New values apply from the next call:
+  // leases already given keep their deadlines, waiting sites their
+  // next-allowed time, blocked sites their blocks. A new site_max_leases
+  // re-places every site with queued URLs (one pass over the sites, as at
+  // start). An error from that pass (an I/O error) is returned; the
+  // options are then unchanged.
   virtual Status UpdateOptions(const FrontierOptions& options,
                                int64_t now_ms) = 0;
   // How long Open() took, recovery included, in milliseconds (for the log).

@@ -25,6 +25,14 @@ Status FrontierImpl::UpdateOptions(const FrontierOptions& options,
   opts_.backoff_status_codes = options.backoff_status_codes;
   opts_.backoff_initial_ms = options.backoff_initial_ms;
   opts_.backoff_max_ms = options.backoff_max_ms;
+  // robots.txt: rules already stored keep applying until they expire (a
+  // new robots-agent or robots-max-bytes reads the next fetch of each
+  // origin; a new robots-ttl applies to the rules fetched after it).
+  opts_.robots = options.robots;
+  opts_.robots_agent = options.robots_agent;
+  opts_.robots_ttl_ms = options.robots_ttl_ms;
+  opts_.robots_max_bytes = options.robots_max_bytes;
+  opts_.robots_max_crawl_delay_ms = options.robots_max_crawl_delay_ms;
   if (opts_.site_max_leases == previous.site_max_leases) return Status::OK();
 
   // A site's readiness depends on the lease cap, and a site at its cap

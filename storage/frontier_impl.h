@@ -19,6 +19,7 @@
 #include "storage/bdb.h"
 #include "storage/file_syncer.h"
 #include "storage/frontier.h"
+#include "storage/policy_records.h"
 #include "storage/records.h"
 #include "storage/site_blocks.h"
 #include "storage/site_scheduler.h"
@@ -88,6 +89,12 @@ class FrontierImpl final : public Frontier {
   StatusOr<std::vector<StatusOr<bool>>> SeenMany(
       const std::vector<std::string_view>& urls) override;  // frontier_batch.cc
   StatusOr<std::optional<UrlInfo>> Info(std::string_view url) override;
+  // robots.txt (frontier_robots.cc).
+  StatusOr<std::optional<RobotsInfo>> RobotsGet(
+      std::string_view origin_or_url) override;
+  Status RobotsSet(std::string_view origin, int status, std::string_view body,
+                   int64_t now_ms) override;
+  StatusOr<std::optional<bool>> RobotsCheck(std::string_view url) override;
   Status SetSiteDelay(std::string_view site, int64_t delay_ms,
                       int64_t now_ms) override;
   // --- frontier_sites.cc ---
@@ -200,6 +207,66 @@ class FrontierImpl final : public Frontier {
   Status FireTimer(DbTxn* t, const UrlKey& key, int64_t due_ms,
                    int64_t now_ms, TickResult* result);
 
+  // --- robots.txt (frontier_robots.cc) ---
+  //
+  // With `robots`, decides for the site's head `rec` (a queued URL that is
+  // not a robots fetch, at `key`) before PopOne leases it: *held is false
+  // if it may be handed out; otherwise the head was dealt with inside `t`
+  // and the site re-placed: excluded (disallowed by fresh rules), the
+  // origin's robots.txt queued in front of it, or the site parked until
+  // the origin's robots fetch ends or its retry is due.
+  Status GateHead(DbTxn* t, uint64_t site_fp, const UrlKey& key,
+                  UrlRecord* rec, SiteRecord* site, int64_t now_ms,
+                  bool* held);
+  // Puts `origin`'s /robots.txt at the top of its site's queue (creating
+  // its URL record if needed): *busy_until stays nullopt. If that URL is
+  // leased or waiting for a retry instead, *busy_until is when that ends.
+  Status QueueRobotsFetch(DbTxn* t, std::string_view origin, uint64_t site_fp,
+                          SiteRecord* site, int64_t now_ms,
+                          std::optional<int64_t>* busy_until);
+  // PopOne leased the robots fetch `rec`: its origin is now "fetching".
+  Status NoteRobotsLeased(DbTxn* t, const UrlRecord& rec);
+  // True if `rec` is its origin's robots fetch (as opposed to an ordinary
+  // URL): a URL the frontier queued (depth 0) or, with `robots`, any
+  // /robots.txt URL.
+  bool IsRobotsFetch(const UrlRecord& rec) const;
+  // Applies a robots report (CONFIRM with status/body, FAIL, ROBOTS SET)
+  // to the origin's record `p` (whose key is `origin_fp`), which it
+  // stores, and to the origin's `site` (may be null; the caller stores
+  // it, then calls StartRecheck). `status` nullopt = a
+  // CONFIRM without STATUS; kFailStatus = a FAIL. *unreachable says the
+  // fetch must be retried at p->until_ms.
+  static constexpr int kFailStatus = -1;
+  Status ApplyRobotsReport(DbTxn* t, uint64_t origin_fp, PolicyRecord* p,
+                           std::optional<int> status, std::string_view body,
+                           SiteRecord* site, int64_t now_ms,
+                           bool* unreachable);
+  // CONFIRM or FAIL of a robots fetch `rec` at `key` (any state but done
+  // with CONFIRM; leased with FAIL): records the report and moves the URL
+  // to done, or to a retry at the back-off time when unreachable.
+  Status ReportRobotsFetch(DbTxn* t, const UrlKey& key, UrlRecord* rec,
+                           std::optional<int> status, std::string_view body,
+                           int64_t now_ms);
+  // After a report stored new rules (p->recheck): the first re-check
+  // batch, and the origin noted for Tick if more remain. Call it after the
+  // caller's own site record is stored (the re-check moves site counts).
+  Status StartRecheck(DbTxn* t, uint64_t origin_fp, PolicyRecord* p,
+                      int64_t now_ms);
+  // Re-checks up to `budget` excluded URLs of the origin against its
+  // current rules; those now allowed go back to the queue. Clears
+  // p->recheck when the origin has none left to check. Stores `p`.
+  Status RecheckExcluded(DbTxn* t, uint64_t origin_fp, PolicyRecord* p,
+                         size_t budget, int64_t now_ms, uint64_t* requeued);
+  // Tick's share: one re-check batch for a pending origin.
+  Status TickRechecks(int64_t now_ms, TickResult* result);
+  // Origins whose re-check is pending (from policy records at start).
+  Status LoadRechecks();
+  Status LoadPolicy(DbTxn* t, uint64_t origin_fp, PolicyRecord* rec);
+  // LoadPolicy(), or a new record of `origin` (state unknown) if absent.
+  Status LoadOrNewPolicy(DbTxn* t, std::string_view origin, uint64_t origin_fp,
+                         PolicyRecord* rec);
+  Status StorePolicy(DbTxn* t, uint64_t origin_fp, const PolicyRecord& rec);
+
   // Record access inside transaction `t`. Load* return NotFound if absent
   // and Corruption if the bytes do not decode.
   Status LoadUrl(DbTxn* t, const UrlKey& key, UrlRecord* rec);
@@ -278,6 +345,10 @@ class FrontierImpl final : public Frontier {
   // or scheduled for now_ms + delay_ms.
   Status Requeue(DbTxn* t, const UrlKey& key, UrlRecord* rec,
                  SiteRecord* site, int64_t delay_ms, int64_t now_ms);
+  // Takes `rec` out of the queue, its lease or its Qc date, whichever its
+  // state holds (nothing for done, dead, excluded), before a state change.
+  Status Detach(DbTxn* t, const UrlKey& key, const UrlRecord& rec,
+                SiteRecord* site);
   // Ends a lease held by `rec` (timer entry and the site's lease count).
   Status EndLease(DbTxn* t, const UrlKey& key, const UrlRecord& rec,
                   SiteRecord* site);
@@ -308,6 +379,7 @@ class FrontierImpl final : public Frontier {
   bool closed_ = true;
   bdb::EnvPtr env_;  // declared before the databases: closed after them
   bdb::Database urls_, queue_, timers_, sites_, meta_;
+  bdb::Database policy_, excluded_;  // robots.txt: policy_records.h
   SiteScheduler sched_;
   SiteBlocks blocks_;  // blocked sites, for STATS (PlaceSite keeps it)
   std::mt19937_64 jitter_rng_{std::random_device{}()};  // back-off jitter
@@ -338,6 +410,12 @@ class FrontierImpl final : public Frontier {
   // crawl touches few sites at a time. Bounded; emptied when full and on
   // any aborted transaction (it may hold the aborted writes).
   std::unordered_map<uint64_t, SiteRecord> site_cache_;
+  // The same for policy records (POP reads its head's origin's record);
+  // written through, emptied on any aborted transaction.
+  std::unordered_map<uint64_t, PolicyRecord> policy_cache_;
+  // Origins whose excluded URLs wait for a re-check (Tick works them off).
+  std::set<uint64_t> rechecks_;
+  std::mt19937_64 robots_rng_{std::random_device{}()};  // back-off jitter
   // SiteFor()'s memory for kDomain, by host fingerprint.
   struct DomainOfHost {
     std::string host;  // to tell two hosts with one fingerprint apart

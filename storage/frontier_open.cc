@@ -164,8 +164,12 @@ Status FrontierImpl::OpenEnvironment(int64_t start) {
   if (s.ok()) s = timers_.Open(env, "timers.db", 0);
   if (s.ok()) s = sites_.Open(env, "sites.db", 0);
   if (s.ok()) s = meta_.Open(env, "meta.db", 0);
+  // robots.txt state: created on the first start of a version that has it.
+  if (s.ok()) s = policy_.Open(env, "policy.db", 0);
+  if (s.ok()) s = excluded_.Open(env, "excluded.db", 0);
   if (s.ok()) s = CheckLayout();
   if (s.ok()) s = RebuildScheduler();
+  if (s.ok()) s = LoadRechecks();
   open_ms_ = SteadyMs() - start;
   return s;
 }
@@ -233,6 +237,7 @@ Status FrontierImpl::RebuildScheduler() {
   blocks_.Clear();
   ResetPerTransaction(&head_changes_);
   site_cache_.clear();
+  policy_cache_.clear();
   FrontierStats counted;  // state counters from zero, cumulative ones kept
   KeepCumulativeCounters(stats_, &counted);
   stats_ = counted;
@@ -260,6 +265,7 @@ Status FrontierImpl::RebuildScheduler() {
       stats_.scheduled += site.scheduled;
       stats_.dead += site.dead;
       blocks_.Set(site_fp, site.block_until_ms);
+      stats_.excluded += site.excluded;
       if (site.queued > 0) {
         // Not PlaceSite(): its per-transaction bookkeeping (touched sites,
         // head changes) would grow to a million entries here for nothing.
@@ -344,7 +350,8 @@ Status FrontierImpl::Close(bool skip_checkpoint) {
     if (result.ok()) result = s;
   }
   file_syncer_.reset();
-  for (bdb::Database* db : {&urls_, &queue_, &timers_, &sites_, &meta_}) {
+  for (bdb::Database* db :
+       {&urls_, &queue_, &timers_, &sites_, &meta_, &policy_, &excluded_}) {
     Status s = db->Close();
     if (result.ok()) result = s;
   }

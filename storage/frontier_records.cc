@@ -2,6 +2,7 @@
 // transaction wrapper shared by every verb.
 #include <algorithm>
 
+#include "policy/politeness.h"
 #include "storage/frontier_impl.h"
 
 namespace frontier {
@@ -78,6 +79,7 @@ Status FrontierImpl::RunWrite(TxnBody body) {
     stats_ = saved;
     timer_min_ = saved_timer_min;
     site_cache_.clear();
+    policy_cache_.clear();
     const std::set<uint64_t> touched = std::move(touched_sites_);
     for (uint64_t site_fp : touched) {
       sched_.Remove(site_fp);  // forget its head: re-read it from Q
@@ -324,6 +326,24 @@ Status FrontierImpl::EndLease(DbTxn* t, const UrlKey& key,
   return RemoveTimer(t, rec.due_ms, key);
 }
 
+Status FrontierImpl::Detach(DbTxn* t, const UrlKey& key, const UrlRecord& rec,
+                            SiteRecord* site) {
+  switch (rec.state) {
+    case StoredState::kQueued:
+      return Dequeue(t, key, rec, site);
+    case StoredState::kLeased:
+      return EndLease(t, key, rec, site);
+    case StoredState::kScheduledRetry:
+    case StoredState::kScheduledRecrawl:
+      return RemoveTimer(t, rec.due_ms, key);
+    case StoredState::kDone:
+    case StoredState::kDead:
+    case StoredState::kExcluded:
+      break;
+  }
+  return Status::OK();
+}
+
 StatusOr<std::optional<QueuePos>> FrontierImpl::QueueHead(DbTxn* t,
                                                           uint64_t site_fp) {
   bdb::Cursor* c = nullptr;
@@ -388,6 +408,8 @@ void FrontierImpl::CountMove(SiteRecord* site,
         return &site->scheduled;
       case UrlState::kDead:
         return &site->dead;
+      case UrlState::kExcluded:
+        return &site->excluded;
       case UrlState::kQueued:
       case UrlState::kLeased:
         break;
@@ -410,6 +432,8 @@ void FrontierImpl::CountMove(SiteRecord* site,
         return stats_.done;
       case UrlState::kScheduled:
         return stats_.scheduled;
+      case UrlState::kExcluded:
+        return stats_.excluded;
       case UrlState::kDead:
         break;
     }
@@ -427,6 +451,7 @@ policy::PolitenessPolicy FrontierImpl::PolitenessPolicyOf() const {
   p.delay_ms = opts_.politeness_delay_ms;
   p.max_delay_ms = opts_.politeness_max_delay_ms;
   p.delay_factor = opts_.politeness_delay_factor;
+  p.max_crawl_delay_ms = opts_.robots_max_crawl_delay_ms;
   return p;
 }
 
@@ -440,25 +465,30 @@ policy::RecrawlPolicy FrontierImpl::RecrawlPolicyOf() const {
 }
 
 namespace {
-policy::SiteDelayInputs DelayInputsOf(const SiteRecord& site) {
+// `robots`: whether robots.txt is obeyed (its Crawl-delay counts only then).
+policy::SiteDelayInputs DelayInputsOf(const SiteRecord& site, bool robots) {
   policy::SiteDelayInputs in;
   if (site.delay_ms >= 0) in.set_ms = site.delay_ms;
-  if (site.robots_delay_ms >= 0) in.crawl_delay_ms = site.robots_delay_ms;
+  if (robots && site.robots_delay_ms >= 0) {
+    in.crawl_delay_ms = site.robots_delay_ms;
+  }
   return in;
 }
 }  // namespace
 
 int64_t FrontierImpl::DelayOf(const SiteRecord& site) const {
   if (site.delay_ms >= 0) return site.delay_ms;  // the common fast path
-  if (site.robots_delay_ms < 0) return opts_.politeness_delay_ms;
-  return policy::SiteDelayAfterFetch(PolitenessPolicyOf(), DelayInputsOf(site))
+  if (site.robots_delay_ms < 0 || !opts_.robots) {
+    return opts_.politeness_delay_ms;
+  }
+  return policy::SiteDelayAfterFetch(PolitenessPolicyOf(), DelayInputsOf(site, opts_.robots))
       .ms;
 }
 
 int64_t FrontierImpl::DelayAfterFetch(SiteRecord* site,
                                       std::optional<int64_t> fetch_ms) const {
   if (!fetch_ms || !(opts_.politeness_delay_factor > 0)) return DelayOf(*site);
-  policy::SiteDelayInputs in = DelayInputsOf(*site);
+  policy::SiteDelayInputs in = DelayInputsOf(*site, opts_.robots);
   in.fetch_ms = fetch_ms;
   const policy::SiteDelay d =
       policy::SiteDelayAfterFetch(PolitenessPolicyOf(), in);
@@ -471,7 +501,7 @@ policy::SiteDelay FrontierImpl::DelayInForce(const SiteRecord& site) const {
   if (opts_.politeness_delay_factor > 0 && site.adaptive_delay_ms >= 0) {
     return {site.adaptive_delay_ms, policy::DelaySource::kAdaptive};
   }
-  return policy::SiteDelayAfterFetch(PolitenessPolicyOf(), DelayInputsOf(site));
+  return policy::SiteDelayAfterFetch(PolitenessPolicyOf(), DelayInputsOf(site, opts_.robots));
 }
 
 uint64_t FrontierImpl::UrlCapOf(const SiteRecord& site) const {

@@ -29,7 +29,8 @@ void FrontierImpl::CloseEnvironment() {
   // Nothing cached is written back: recovery rebuilds from the log.
   if (env_) (void)env_->set_flags(DB_PANIC_ENVIRONMENT, 0);
   file_syncer_.reset();
-  for (bdb::Database* db : {&urls_, &queue_, &timers_, &sites_, &meta_}) {
+  for (bdb::Database* db :
+       {&urls_, &queue_, &timers_, &sites_, &meta_, &policy_, &excluded_}) {
     (void)db->CloseWithoutSync();
   }
   env_.reset();

@@ -43,6 +43,7 @@ StatusOr<std::optional<SiteInfo>> FrontierImpl::GetSiteInfo(
   info.done = site.done;
   info.scheduled = site.scheduled;
   info.dead = site.dead;
+  info.excluded = site.excluded;
   const policy::SiteDelay delay = DelayInForce(site);
   info.delay_ms = delay.ms;
   info.delay_source = delay.source;
@@ -235,6 +236,9 @@ StatusOr<uint64_t> FrontierImpl::DeleteSite(std::string_view site_arg,
             break;
           case StoredState::kDone:
           case StoredState::kDead:
+          // Its entry in the excluded index goes stale, which a re-check
+          // drops when it meets it (frontier_robots.cc).
+          case StoredState::kExcluded:
             break;
         }
         if (ls.ok()) ls = c.DeleteCurrent();
@@ -256,6 +260,7 @@ StatusOr<uint64_t> FrontierImpl::DeleteSite(std::string_view site_arg,
     head_changes_.erase(site_fp);
     touched_sites_.insert(site_fp);
     sched_.Remove(site_fp);
+    blocks_.Set(site_fp, 0);  // a deleted site is no longer blocked
     if (stats_.sites > 0) stats_.sites--;
     return Status::OK();
   });

@@ -28,7 +28,8 @@ Status FrontierImpl::FireTimer(DbTxn* t, const UrlKey& key, int64_t due_ms,
       // Step 5 of 2.6: not confirmed in time. The lapse counts as an
       // attempt, so a URL that kills its workers ends up dead.
       if (site.leases > 0) site.leases--;
-      rec.attempts++;
+      // A robots fetch never dies: its origin would wait for ever.
+      if (!IsRobotsFetch(rec)) rec.attempts++;
       stats_.expired++;
       result->expired++;
       if (rec.attempts >= opts_.max_attempts) {
@@ -49,6 +50,7 @@ Status FrontierImpl::FireTimer(DbTxn* t, const UrlKey& key, int64_t due_ms,
     case StoredState::kQueued:
     case StoredState::kDone:
     case StoredState::kDead:
+    case StoredState::kExcluded:
       return Status::OK();  // stale entry: the URL moved on already
   }
   if (s.ok()) s = StoreUrl(t, key, rec);
@@ -62,7 +64,10 @@ StatusOr<TickResult> FrontierImpl::Tick(int64_t now_ms) {
   TickResult result;
   sched_.Promote(now_ms);
   blocks_.Expire(now_ms);
+  Status rs = TickRechecks(now_ms, &result);
+  if (!rs.ok()) return rs;
   if (!timer_min_ || *timer_min_ > now_ms) return result;
+  const TickResult rechecked = result;
 
   std::optional<int64_t> next_min;
   Status s = RunWrite([&](DbTxn* t) {
@@ -99,13 +104,15 @@ StatusOr<TickResult> FrontierImpl::Tick(int64_t now_ms) {
     return Status::OK();
   });
   if (!s.ok()) return s;
+  result.requeued += rechecked.requeued;
+  result.more_due = result.more_due || rechecked.more_due;
   timer_min_ = next_min;
   sched_.Promote(now_ms);
   return result;
 }
 
 bool FrontierImpl::HasReady(int64_t now_ms) {
-  if (timer_min_ && *timer_min_ <= now_ms) {
+  if ((timer_min_ && *timer_min_ <= now_ms) || !rechecks_.empty()) {
     // A failed tick leaves the timers for the next one; POP reports errors.
     (void)Tick(now_ms);
   }

@@ -11,6 +11,8 @@ namespace frontier {
 
 namespace {
 constexpr int kMaxStoredDepth = std::numeric_limits<uint16_t>::max();
+// Heads one PopOne may hold back (robots.txt) before it gives up.
+constexpr int kMaxHeldHeads = 64;
 }  // namespace
 
 const char* UrlStateName(UrlState state) {
@@ -25,6 +27,8 @@ const char* UrlStateName(UrlState state) {
       return "scheduled";
     case UrlState::kDead:
       return "dead";
+    case UrlState::kExcluded:
+      return "excluded";
   }
   return "unknown";
 }
@@ -189,21 +193,35 @@ StatusOr<AddOutcome> FrontierImpl::Add(std::string_view url,
 Status FrontierImpl::PopOne(DbTxn* t, int64_t lease_ms, int64_t now_ms,
                             std::vector<std::string>* out, bool* popped) {
   *popped = false;
-  sched_.Promote(now_ms);
-  auto first = sched_.FirstReady();
-  if (!first) return Status::OK();
-  const auto [site_fp, pos] = *first;
-
+  std::optional<std::pair<uint64_t, QueuePos>> first;
   SiteRecord site;
-  Status s = LoadSite(t, site_fp, &site);
-  if (!s.ok()) return s;
   UrlRecord rec;
-  s = LoadUrl(t, pos.url, &rec);
-  if (!s.ok()) return s;
-  if (rec.state != StoredState::kQueued || rec.site_fp != site_fp) {
-    return Status::Corruption("queue entry for a URL that is not queued: " +
-                              rec.url);
+  Status s;
+  bool robots_fetch = false;
+  // With `robots`, a head may be held back (excluded, or waiting for its
+  // origin's robots.txt) and the next ready site tried: a bounded number
+  // of times per URL handed out, so one POP's work stays bounded.
+  for (int turn = 0;; ++turn) {
+    if (turn == kMaxHeldHeads) return Status::OK();
+    sched_.Promote(now_ms);
+    first = sched_.FirstReady();
+    if (!first) return Status::OK();
+    s = LoadSite(t, first->first, &site);
+    if (s.ok()) s = LoadUrl(t, first->second.url, &rec);
+    if (!s.ok()) return s;
+    if (rec.state != StoredState::kQueued || rec.site_fp != first->first) {
+      return Status::Corruption("queue entry for a URL that is not queued: " +
+                                rec.url);
+    }
+    robots_fetch = IsRobotsFetch(rec);
+    if (!opts_.robots || robots_fetch) break;
+    bool held = false;
+    s = GateHead(t, first->first, first->second.url, &rec, &site, now_ms,
+                 &held);
+    if (!s.ok()) return s;
+    if (!held) break;
   }
+  const auto [site_fp, pos] = *first;
   s = Dequeue(t, pos.url, rec, &site);
   if (!s.ok()) return s;
   rec.state = StoredState::kLeased;
@@ -218,6 +236,7 @@ Status FrontierImpl::PopOne(DbTxn* t, int64_t lease_ms, int64_t now_ms,
   CountMove(&site, StoredState::kQueued, StoredState::kLeased);
   StoreSite(site_fp, site);
   s = PlaceSite(t, site_fp, site, now_ms);
+  if (s.ok() && robots_fetch && opts_.robots) s = NoteRobotsLeased(t, rec);
   if (!s.ok()) return s;
   stats_.popped++;
   out->push_back(std::move(rec.url));
@@ -267,6 +286,14 @@ StatusOr<bool> FrontierImpl::Confirm(std::string_view url,
     if (rec.url != target->norm.url || rec.state == StoredState::kDone) {
       return Status::OK();
     }
+    if (IsRobotsFetch(rec)) {
+      ls = ReportRobotsFetch(t, key, &rec, options.status,
+                             options.body.value_or(std::string_view()), now_ms);
+      if (!ls.ok()) return ls;
+      stats_.confirmed++;
+      confirmed = true;
+      return Status::OK();
+    }
     SiteRecord site;
     ls = LoadSite(t, rec.site_fp, &site);
     if (!ls.ok()) return ls;
@@ -284,6 +311,7 @@ StatusOr<bool> FrontierImpl::Confirm(std::string_view url,
         break;
       case StoredState::kDone:
       case StoredState::kDead:
+      case StoredState::kExcluded:  // leaves the excluded index lazily
         break;
     }
     if (!ls.ok()) return ls;
@@ -335,6 +363,15 @@ StatusOr<bool> FrontierImpl::Fail(std::string_view url,
     bool leased = false;
     Status ls = LoadLeased(t, *target, &rec, &leased);
     if (!ls.ok() || !leased) return ls;
+    if (IsRobotsFetch(rec)) {
+      // Unreachable (RFC 9309 §2.3.1.4): retried with back-off; it never
+      // counts an attempt.
+      ls = ReportRobotsFetch(t, key, &rec, kFailStatus, {}, now_ms);
+      if (!ls.ok()) return ls;
+      stats_.failed++;
+      failed = true;
+      return Status::OK();
+    }
     SiteRecord site;
     ls = LoadSite(t, rec.site_fp, &site);
     if (ls.ok()) ls = EndLease(t, key, rec, &site);

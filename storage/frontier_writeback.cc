@@ -30,8 +30,10 @@ constexpr uint64_t kDirtyPagesAllowedMin = 256;
 constexpr uint64_t kSliceMaxPages = 4096;
 // How often FileSyncer pushes the pages written behind to the disk.
 constexpr int64_t kFileSyncPeriodMs = 200;
-constexpr const char* kDatabaseFiles[] = {"urls.db", "queue.db", "timers.db",
-                                          "sites.db", "meta.db"};
+constexpr const char* kDatabaseFiles[] = {"urls.db",  "queue.db",
+                                          "timers.db", "sites.db",
+                                          "meta.db",  "policy.db",
+                                          "excluded.db"};
 
 }  // namespace
 

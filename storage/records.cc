@@ -117,6 +117,8 @@ UrlState PublicState(StoredState s) {
       return UrlState::kScheduled;
     case StoredState::kDead:
       return UrlState::kDead;
+    case StoredState::kExcluded:
+      return UrlState::kExcluded;
   }
   return UrlState::kDead;
 }
@@ -145,7 +147,7 @@ void EncodeUrlRecord(const UrlRecord& r, std::string* out) {
 bool DecodeUrlRecord(std::string_view in, UrlRecord* r) {
   if (in.size() < 2 || in[0] != kUrlRecordV2) return false;
   auto state = static_cast<uint8_t>(in[1]);
-  if (state > static_cast<uint8_t>(StoredState::kDead)) return false;
+  if (state > static_cast<uint8_t>(StoredState::kExcluded)) return false;
   r->state = static_cast<StoredState>(state);
   in.remove_prefix(2);
   if (!(GetVarintAs(&in, &r->depth) && GetVarintAs(&in, &r->priority) &&
@@ -174,7 +176,8 @@ enum SiteField : uint64_t {
   kSiteMaxUrls = 1u << 3,
   kSiteRobotsDelay = 1u << 4,
   kSiteAdaptiveDelay = 1u << 5,
-  kSiteKnownFields = (1u << 6) - 1,
+  kSiteExcluded = 1u << 6,  // URLs excluded by robots.txt
+  kSiteKnownFields = (1u << 7) - 1,
 };
 
 uint64_t SiteFieldMask(const SiteRecord& r) {
@@ -185,6 +188,7 @@ uint64_t SiteFieldMask(const SiteRecord& r) {
   if (r.max_urls != 0) mask |= kSiteMaxUrls;
   if (r.robots_delay_ms >= 0) mask |= kSiteRobotsDelay;
   if (r.adaptive_delay_ms >= 0) mask |= kSiteAdaptiveDelay;
+  if (r.excluded != 0) mask |= kSiteExcluded;
   return mask;
 }
 
@@ -227,6 +231,7 @@ void EncodeSiteRecord(const SiteRecord& r, std::string* out) {
   if (mask & kSiteAdaptiveDelay) {
     PutVarint(out, static_cast<uint64_t>(r.adaptive_delay_ms));
   }
+  if (mask & kSiteExcluded) PutVarint(out, r.excluded);
   out->append(r.name);
 }
 
@@ -265,6 +270,7 @@ bool DecodeSiteRecord(std::string_view in, SiteRecord* r) {
   if ((mask & kSiteAdaptiveDelay) && !get_delay(&r->adaptive_delay_ms)) {
     return false;
   }
+  if ((mask & kSiteExcluded) && !GetVarint(&in, &r->excluded)) return false;
   r->name.assign(in.data(), in.size());
   return true;
 }

@@ -90,6 +90,7 @@ enum class StoredState : uint8_t {
   kScheduledRetry = 3,    // after FAIL ... DELAY
   kScheduledRecrawl = 4,  // done, waiting for its recrawl date
   kDead = 5,
+  kExcluded = 6,  // disallowed by robots.txt; in the excluded index
 };
 UrlState PublicState(StoredState s);
 
@@ -136,6 +137,7 @@ struct SiteRecord {
   uint64_t done = 0;
   uint64_t scheduled = 0;  // waiting for a retry or recrawl date
   uint64_t dead = 0;
+  uint64_t excluded = 0;  // bit 6: URLs their origin's robots.txt excludes
 };
 std::string EncodeSiteRecord(const SiteRecord& r);
 void EncodeSiteRecord(const SiteRecord& r, std::string* out);

@@ -179,12 +179,12 @@ size_t PathStart(std::string_view url) {
 }  // namespace
 
 bool IsRobotsTxtUrl(const NormalizedUrl& url) {
-  std::string_view u = url.url;
-  return u.substr(PathStart(u)) == "/robots.txt";
+  return PathAndQueryOf(url.url) == "/robots.txt";
 }
 
-std::string OriginOf(const NormalizedUrl& url) {
-  std::string_view u = url.url;
+std::string OriginOf(const NormalizedUrl& url) { return OriginOf(url.url); }
+
+std::string OriginOf(std::string_view u) {
   size_t authority = u.find("://");
   if (authority == std::string_view::npos) return std::string(u);
   authority += 3;
@@ -194,6 +194,10 @@ std::string OriginOf(const NormalizedUrl& url) {
   std::string origin(u.substr(0, authority));
   origin.append(host_port);
   return origin;
+}
+
+std::string_view PathAndQueryOf(std::string_view url) {
+  return url.substr(PathStart(url));
 }
 
 std::string SiteOf(std::string_view host, SiteScope scope) {

@@ -64,6 +64,11 @@ bool IsRobotsTxtUrl(const NormalizedUrl& url);
 // "scheme://host[:port]", without userinfo; the port only if not the
 // scheme's default (a normalised URL has none then).
 std::string OriginOf(const NormalizedUrl& url);
+// The same for a URL NormalizeUrl() wrote (a stored URL record's).
+std::string OriginOf(std::string_view normalized_url);
+// The part of a URL NormalizeUrl() wrote from its path on ("/a?b=c"):
+// what robots.txt rules match (RFC 9309 §2.2.2).
+std::string_view PathAndQueryOf(std::string_view normalized_url);
 
 enum class SiteScope { kHost, kDomain };
 

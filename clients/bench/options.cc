@@ -45,6 +45,9 @@ Data:
   --known-share <r>    crawl: share of links to already known pages (0.8)
   --zipf <s>           crawl: power-law exponent of site sizes (1.0)
   --seed <n>           random seed, also tags the URLs of a run (1)
+  --robots             crawl: store a robots.txt (4 rules, 1/64 of the
+                       pages disallowed) for every site with ROBOTS SET
+                       before the clock; run the server with `robots yes`
 Output:
   --json               print one JSON line after the table
   --help               this text
@@ -171,6 +174,10 @@ bool ParseOptions(int argc, char** argv, Options* out, int* exit_code) {
     }
     if (arg == "--json" || arg == "--tls") {
       (arg == "--json" ? o.json : o.tls) = true;
+      continue;
+    }
+    if (arg == "--robots") {
+      o.robots = true;
       continue;
     }
     if (!arg.starts_with("-")) {

@@ -34,6 +34,7 @@ struct Options {
   Workload workload = Workload::kAdd;
   bool json = false;
   bool tls = false;
+  bool robots = false;  // crawl: ROBOTS SET every site before the clock
   std::string auth;
 };
 

@@ -60,11 +60,16 @@ uint64_t SyntheticWeb::TotalPages() const {
 // add with seed 1, "c1" for crawl: about 45
 // bytes, every site its own registrable domain (.test is reserved, and
 // unknown to the public suffix list's explicit rules).
-void SyntheticWeb::AppendUrl(std::string& out, uint32_t site,
-                             uint32_t page) const {
+void SyntheticWeb::AppendOrigin(std::string& out, uint32_t site) {
   out.append(kPrefix);
   AppendNumber(out, site);
-  out.append(".test/");
+  out.append(".test");
+}
+
+void SyntheticWeb::AppendUrl(std::string& out, uint32_t site,
+                             uint32_t page) const {
+  AppendOrigin(out, site);
+  out.append("/");
   out.append(tag_);
   out.append("/d");
   AppendNumber(out, page % 64);

@@ -53,6 +53,8 @@ class SyntheticWeb {
 
   // Appends the URL of (site, page) to out.
   void AppendUrl(std::string& out, uint32_t site, uint32_t page) const;
+  // Appends the origin ("http://www.siteN.test") of site's URLs to out.
+  static void AppendOrigin(std::string& out, uint32_t site);
   // Reads the site back from a URL this class spelled; false otherwise.
   static bool ParseSite(std::string_view url, uint32_t* site);
 

@@ -135,6 +135,34 @@ class PopLoop {
   std::vector<std::string_view> link_views_;
 };
 
+// --robots: every site's robots.txt, stored with ROBOTS SET before the
+// clock so that the crawl measures the rules applied, not their fetch. It
+// disallows the pages of one directory in 64 (AppendUrl's "/d63/").
+bool SeedRobots(const Options& o, Connection& conn, Counters& c) {
+  constexpr std::string_view kRules =
+      "User-agent: *\nDisallow: /*/d63/\nDisallow: /cgi-bin/\n"
+      "Disallow: /private/\nAllow: /public/\n";
+  CommandArgs args;
+  std::string origin;
+  for (uint32_t site = 0; site < o.sites; ++site) {
+    origin.clear();
+    SyntheticWeb::AppendOrigin(origin, site);
+    args.Clear();
+    args.Push("ROBOTS");
+    args.Push("SET");
+    args.Push(origin);
+    args.Push("200");
+    args.Push(kRules);
+    ReplyPtr r = conn.Call(args);
+    if (!r || r->type == REDIS_REPLY_ERROR) {
+      c.NoteError(r ? std::string_view(r->str, r->len)
+                    : std::string_view(conn.Error()));
+      return false;
+    }
+  }
+  return true;
+}
+
 // Adds the crawl's start URLs (page 0 of the largest sites) before the clock.
 bool SeedCrawl(Shared& s, SyntheticWeb& web, Connection& conn, Counters& c,
                uint64_t* seeds) {
@@ -248,6 +276,10 @@ RunResult RunWorkload(const Options& o) {
     if (o.workload == Workload::kCrawl) {
       web =
           std::make_unique<SyntheticWeb>(o.sites, o.zipf, StrCat("c", o.seed));
+      if (o.robots && !SeedRobots(o, *conns[0], seed_counters)) {
+        result.fatal = StrCat("ROBOTS SET: ", seed_counters.first_error);
+        return result;
+      }
       if (!SeedCrawl(shared, *web, *conns[0], seed_counters, &result.seeds)) {
         result.fatal = StrCat("seeding the crawl: ", seed_counters.first_error);
         return result;

@@ -36,6 +36,8 @@ void MSeen(CommandContext& ctx);
 void UrlInfo(CommandContext& ctx);
 void Delay(CommandContext& ctx);
 void Stats(CommandContext& ctx);
+// robots_commands.cc
+void Robots(CommandContext& ctx);
 
 void Site(CommandContext& ctx);
 // DELAY and SITE DELAY: sets `site`'s delay to `secs` seconds (negative:
@@ -74,7 +76,7 @@ void Publish(CommandContext& ctx);
 void PubSubCommand(CommandContext& ctx);
 
 // STATS's fields in their reply order; INFO's "# Frontier" uses the same.
-using StatsFields = std::array<std::pair<std::string_view, uint64_t>, 22>;
+using StatsFields = std::array<std::pair<std::string_view, uint64_t>, 23>;
 StatsFields FrontierStatsFields(const FrontierStats& s);
 
 }  // namespace frontier::commands

@@ -298,6 +298,7 @@ StatsFields FrontierStatsFields(const FrontierStats& s) {
       {"done", s.done},
       {"scheduled", s.scheduled},
       {"dead", s.dead},
+      {"excluded", s.excluded},
       {"sites", s.sites},
       {"ready_sites", s.ready_sites},
       {"blocked_sites", s.blocked_sites},

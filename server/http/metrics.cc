@@ -101,12 +101,13 @@ struct FieldMetric {
 constexpr FieldMetric kFrontierMetrics[] = {
     {"urls", "frontierd_urls", "gauge", "URLs known to the frontier."},
     {"queued", "frontierd_urls_by_state", "gauge",
-     "URLs by state (queued, leased, done, scheduled, dead).",
+     "URLs by state (queued, leased, done, scheduled, dead, excluded).",
      "state=\"queued\""},
     {"leased", "frontierd_urls_by_state", "", "", "state=\"leased\""},
     {"done", "frontierd_urls_by_state", "", "", "state=\"done\""},
     {"scheduled", "frontierd_urls_by_state", "", "", "state=\"scheduled\""},
     {"dead", "frontierd_urls_by_state", "", "", "state=\"dead\""},
+    {"excluded", "frontierd_urls_by_state", "", "", "state=\"excluded\""},
     {"sites", "frontierd_sites", "gauge", "Sites known to the frontier."},
     // ready_sites is rendered with the other site states below.
     {"added", "frontierd_urls_added_total", "counter",

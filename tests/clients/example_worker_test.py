@@ -4,9 +4,12 @@ on a free loopback port in a temporary directory, a two-host web site on
 127.0.0.2 and 127.0.0.3 served from this process, and the worker given the
 site's home page as its seed. Passes when every reachable page was fetched
 exactly once, the unlinked one never, the frontier has everything done, and
-the worker exits 0 on SIGINT.
+the worker exits 0 on SIGINT. With --robots, frontierd runs with `robots
+yes` and the first host's robots.txt disallows one linked page: each
+robots.txt must be fetched once, before anything else of its host, and the
+disallowed page never (the worker reports the robots.txt BODY).
 
-    example_worker_test.py --frontierd build/frontierd -- node worker.js
+    example_worker_test.py --frontierd build/frontierd [--robots] -- node worker.js
 """
 import argparse
 import http.server
@@ -83,7 +86,7 @@ def free_port():
         return s.getsockname()[1]
 
 
-def start_frontierd(binary, tmp):
+def start_frontierd(binary, tmp, extra):
     for attempt in range(4):
         port = free_port()
         log = open(os.path.join(tmp, "frontierd.out"), "ab")
@@ -92,7 +95,7 @@ def start_frontierd(binary, tmp):
              "--dir", os.path.join(tmp, "data"),
              "--logfile", os.path.join(tmp, "frontierd.log"),
              "--politeness-delay", "0.2", "--site-max-leases", "1",
-             "--timer-ms", "10"],
+             "--timer-ms", "10", *extra],
             stdout=log, stderr=log)
         r = redis.Redis(port=port, decode_responses=True, socket_timeout=5)
         for _ in range(200):
@@ -116,6 +119,7 @@ def stats(r):
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--frontierd", required=True)
+    parser.add_argument("--robots", action="store_true")
     parser.add_argument("worker", nargs=argparse.REMAINDER)
     args = parser.parse_args()
     worker_cmd = [a for a in args.worker if a != "--"]
@@ -139,8 +143,18 @@ def main():
         }
         reachable = {(A, "/"), (A, "/a"), (A, "/missing"), (B, "/"),
                      (B, "/b")}
+        known = len(reachable)  # URLs the frontier ends up with
+        excluded = 0
+        extra = []
+        if args.robots:
+            site.pages[(A, "/robots.txt")] = "User-agent: *\nDisallow: /a\n"
+            # B has none (404: no restrictions, RFC 9309 §2.3.1.3).
+            reachable = (reachable - {(A, "/a")}) | {(A, "/robots.txt"),
+                                                     (B, "/robots.txt")}
+            known, excluded = len(reachable) + 1, 1
+            extra = ["--robots", "yes"]
 
-        frontierd, r, port = start_frontierd(args.frontierd, tmp)
+        frontierd, r, port = start_frontierd(args.frontierd, tmp, extra)
         env = dict(os.environ, FRONTIERD_HOST="127.0.0.1",
                    FRONTIERD_PORT=str(port))
         worker_out = open(os.path.join(tmp, "worker.out"), "wb")
@@ -150,7 +164,7 @@ def main():
         drained = False
         while time.monotonic() < deadline and worker.poll() is None:
             s = stats(r)
-            if (s["urls"] == len(reachable) and s["queued"] == 0
+            if (s["urls"] == known and s["queued"] == 0
                     and s["leased"] == 0 and s["scheduled"] == 0):
                 drained = True
                 break
@@ -175,14 +189,27 @@ def main():
                                 % (page[0], page[1], counts.get(page, 0)))
         for page in sorted(set(counts) - reachable):
             failures.append("unreachable %s%s fetched" % page)
+        if args.robots:
+            for host in (A, B):
+                paths = [p for h, p, _ in site.log if h == host]
+                if paths[:1] != ["/robots.txt"]:
+                    failures.append("%s: robots.txt not first: %s"
+                                    % (host, paths))
+            rules = r.execute_command("ROBOTS", "GET", site.url(A, "/"))
+            rules = dict(zip(rules[0::2], rules[1::2])) if rules else {}
+            if rules.get("rules") != ["disallow /a"]:
+                failures.append("ROBOTS GET %s: %s" % (A, rules))
         s = stats(r)
         # The worker reports each CONFIRM's STATUS (counted by class):
-        # /missing answers 404, every other page 200.
+        # /missing answers 404, every other page 200. A robots.txt's report
+        # is the robots policy's, not a page's: it is not counted by class.
+        robots_fetches = 2 if args.robots else 0
         for name, want in (("done", len(reachable)),
                            ("confirmed", len(reachable)),
-                           ("confirmed_2xx", len(reachable) - 1),
+                           ("confirmed_2xx",
+                            len(reachable) - 1 - robots_fetches),
                            ("confirmed_4xx", 1), ("failed", 0),
-                           ("leased", 0)):
+                           ("leased", 0), ("excluded", excluded)):
             if s[name] != want:
                 failures.append("STATS %s is %s, expected %d"
                                 % (name, s[name], want))

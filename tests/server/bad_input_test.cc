@@ -148,6 +148,8 @@ const char kPriority[] = "ERR PRIORITY must be an integer between 0 and 9999";
 const char kRecrawl[] = "ERR RECRAWL must be a non-negative number of seconds";
 const char kLease[] = "ERR LEASE must be a positive number of seconds";
 const char kDelay[] = "ERR DELAY must be a non-negative number of seconds";
+const char kStatusRange[] =
+    "ERR STATUS must be an HTTP status code between 100 and 599";
 const char kUtf8[] = "ERR invalid URL: invalid UTF-8 at offset ";
 
 std::vector<ArgvRow> ArgvRows() {
@@ -234,6 +236,15 @@ std::vector<ArgvRow> ArgvRows() {
       Err({"DELAY", "known.example", "abc"}, kNotFloat),
       Err({"DELAY", "known.example", "1s"}, kNotFloat),
       Err({"DELAY", "", "1"}, "ERR invalid site ''"),
+      Err({"ROBOTS", "SET", "http://a.example", "99"}, kStatusRange),
+      Err({"ROBOTS", "SET", "http://a.example", "abc", "body"}, kStatusRange),
+      Err({"ROBOTS", "SET", "http://a.example/path", "200"},
+          "ERR invalid origin 'http://a.example/path': expected "
+          "scheme://host[:port] with no path, query or fragment"),
+      Err({"ROBOTS", "SET", "ftp://a.example", "200"},
+          "ERR invalid origin: unsupported scheme 'ftp'"),
+      Err({"ROBOTS", "GET", "http://a\0.example/"s}, "ERR invalid URL: "),
+      Err({"ROBOTS", "CHECK", ""}, "ERR invalid URL: empty URL"),
       Err({"SELECT", "abc"}, kNotInteger),
       Err({"SELECT", "1"}, "ERR DB index is out of range"),
       Err({"SELECT", "-1"}, "ERR DB index is out of range"),
@@ -261,6 +272,13 @@ std::vector<ArgvRow> ArgvRows() {
       Err({"RECRAWL", kUrl},
           "ERR wrong number of arguments for 'recrawl' command"),
       Err({"MADD", ""}, "ERR wrong number of arguments for 'madd' command"),
+      Err({"ROBOTS"}, "ERR wrong number of arguments for 'robots' command"),
+      Err({"ROBOTS", "GET"},
+          "ERR wrong number of arguments for 'robots|get' command"),
+      Err({"ROBOTS", "SET", "http://a.example"},
+          "ERR wrong number of arguments for 'robots|set' command"),
+      Err({"ROBOTS", "FOO"},
+          "ERR unknown subcommand 'FOO'. Try ROBOTS HELP."),
       // A URL exactly max-url-length long is fine: checked in its own test.
       Exactly({"SEEN", max_len}, Int(0)),
   };

@@ -99,6 +99,7 @@ TEST_F(HttpTest, MetricsEqualStatsAndInfo) {
       {"done", "frontierd_urls_by_state{state=\"done\"}"},
       {"scheduled", "frontierd_urls_by_state{state=\"scheduled\"}"},
       {"dead", "frontierd_urls_by_state{state=\"dead\"}"},
+      {"excluded", "frontierd_urls_by_state{state=\"excluded\"}"},
       {"sites", "frontierd_sites"},
       {"ready_sites", "frontierd_sites_by_state{state=\"ready\"}"},
       {"added", "frontierd_urls_added_total"},

@@ -12,11 +12,11 @@ using StatsInfoTest = FrontierdTest;
 
 const std::vector<std::string> kStatsFields = {
     "urls",          "queued",        "leased",        "done",
-    "scheduled",     "dead",          "sites",         "ready_sites",
-    "blocked_sites", "added",         "duplicates",    "refused",
-    "popped",        "confirmed",     "failed",        "expired",
-    "recrawled",     "confirmed_2xx", "confirmed_3xx", "confirmed_4xx",
-    "confirmed_5xx", "backoffs"};
+    "scheduled",     "dead",          "excluded",      "sites",
+    "ready_sites",   "blocked_sites", "added",         "duplicates",
+    "refused",       "popped",        "confirmed",     "failed",
+    "expired",       "recrawled",     "confirmed_2xx", "confirmed_3xx",
+    "confirmed_4xx", "confirmed_5xx", "backoffs"};
 
 TEST_F(StatsInfoTest, StatsIsAFlatArrayOfNamedIntegers) {
   Reply r = Cmd({"STATS"});

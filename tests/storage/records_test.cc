@@ -138,6 +138,7 @@ TEST(RecordsTest, SitePolicyFieldsRoundTripAndCostNothingWhenUnset) {
   s.max_urls = 1'000'000;
   s.robots_delay_ms = 10'000;
   s.adaptive_delay_ms = 0;  // 0 is a value, not "none"
+  s.excluded = 4;
   SiteRecord back;
   ASSERT_TRUE(DecodeSiteRecord(EncodeSiteRecord(s), &back));
   EXPECT_EQ(back.delay_ms, 2500);
@@ -146,6 +147,7 @@ TEST(RecordsTest, SitePolicyFieldsRoundTripAndCostNothingWhenUnset) {
   EXPECT_EQ(back.max_urls, 1'000'000u);
   EXPECT_EQ(back.robots_delay_ms, 10'000);
   EXPECT_EQ(back.adaptive_delay_ms, 0);
+  EXPECT_EQ(back.excluded, 4u);
   EXPECT_EQ(back.name, "example.com");
   EXPECT_EQ(back.urls, 3u);
   // Unset fields take no bytes beyond the mask: version + mask + 7 counts.
@@ -155,6 +157,7 @@ TEST(RecordsTest, SitePolicyFieldsRoundTripAndCostNothingWhenUnset) {
   EXPECT_EQ(back.block_until_ms, 0);
   EXPECT_EQ(back.robots_delay_ms, -1);
   EXPECT_EQ(back.adaptive_delay_ms, -1);
+  EXPECT_EQ(back.excluded, 0u);
 }
 
 TEST(RecordsTest, VersionTwoSiteRecordsStillDecode) {

@@ -7,10 +7,14 @@ Needs redis-py (Debian: python3-redis). Connects to FRONTIERD_HOST and
 FRONTIERD_PORT (default 127.0.0.1:7379), password FRONTIERD_PASSWORD if set.
 Each seed is added (0 if already known); then it leases a URL (BPOP),
 fetches it, adds the page's links (MADD, the page as ref) and confirms it
-(CONFIRM with the HTTP status and how long the fetch took, which the
-frontier uses for its statistics and adaptive politeness), or reports a
-failure (FAIL with a delay). SIGINT or SIGTERM stop
-it after the page in hand; a URL leased and not fetched is handed back.
+with its HTTP status and how long the fetch took (CONFIRM url STATUS code
+FETCH-MS ms, which the frontier uses for its statistics and adaptive
+politeness), or reports a failure (FAIL with a delay). A robots.txt, which
+a frontierd running with `robots yes` hands out before any other URL of its
+origin, is reported whatever its status, with its bytes: CONFIRM url STATUS
+code BODY bytes; the frontier reads the rules and never hands out a URL
+they disallow. SIGINT or SIGTERM stop it after the page in hand; a URL
+leased and not fetched is handed back.
 """
 import os
 import re
@@ -19,7 +23,7 @@ import sys
 import time
 import urllib.error
 import urllib.request
-from urllib.parse import urldefrag, urljoin
+from urllib.parse import urldefrag, urljoin, urlsplit
 
 import redis
 
@@ -36,16 +40,20 @@ def stop(signum, frame):
 
 
 def fetch(url):
-    """Returns (status, html); raises on a transport error."""
+    """Returns (status, final url, body bytes); raises on a transport error.
+    Redirects are followed (urllib: at most 10; RFC 9309 asks for 5)."""
     request = urllib.request.Request(
         url, headers={"User-Agent": "frontierd-example-python/0.1"})
     try:
         with urllib.request.urlopen(request, timeout=30) as response:
-            body = response.read(MAX_BYTES)
-            return response.status, response.geturl(), body.decode(
-                "utf-8", "replace")
+            return response.status, response.geturl(), response.read(
+                MAX_BYTES)
     except urllib.error.HTTPError as error:  # 4xx and 5xx answers
-        return error.code, url, ""
+        return error.code, url, b""
+
+
+def is_robots_txt(url):
+    return urlsplit(url).path == "/robots.txt" and not urlsplit(url).query
 
 
 def main():
@@ -67,15 +75,20 @@ def main():
             break
         started = time.monotonic()
         try:
-            status, final_url, html = fetch(url)
+            status, final_url, body = fetch(url)
         except Exception as error:  # no answer: try again later
             print("failed:", url, error, flush=True)
             r.execute_command("FAIL", url, "DELAY", RETRY_DELAY)
+            continue
+        if is_robots_txt(url):  # the frontier reads it, 5xx included
+            r.execute_command("CONFIRM", url, "STATUS", status, "BODY", body)
+            print(status, url, len(body), "bytes of rules", flush=True)
             continue
         if status == 429 or status >= 500:  # the server asks for patience
             print(status, url, flush=True)
             r.execute_command("FAIL", url, "DELAY", RETRY_DELAY)
             continue
+        html = body.decode("utf-8", "replace")
         links = {urldefrag(urljoin(final_url, href))[0]
                  for href in HREF.findall(html)}
         links = [link for link in links
