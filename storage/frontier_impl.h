@@ -69,6 +69,9 @@ class FrontierImpl final : public Frontier {
       int64_t now_ms) override;
   StatusOr<std::vector<std::string>> Pop(size_t count, int64_t lease_ms,
                                          int64_t now_ms) override;
+  StatusOr<std::vector<std::string>> PopPartition(
+      size_t partition, size_t count, int64_t lease_ms,
+      int64_t now_ms) override;  // frontier_partitions.cc
   StatusOr<bool> Confirm(std::string_view url, int64_t now_ms) override;
   StatusOr<bool> Fail(std::string_view url, int64_t delay_ms,
                       int64_t now_ms) override;
@@ -82,6 +85,10 @@ class FrontierImpl final : public Frontier {
                       int64_t now_ms) override;
   StatusOr<TickResult> Tick(int64_t now_ms) override;
   bool HasReady(int64_t now_ms) override;
+  bool HasReadyIn(size_t partition,
+                  int64_t now_ms) override;  // frontier_partitions.cc
+  PartitionStats PartitionInfo(
+      size_t partition) const override;  // frontier_partitions.cc
   std::optional<int64_t> NextWakeMs() const override;
   FrontierStats Stats() const override;
   uint64_t DataBytes() const override;
@@ -161,8 +168,13 @@ class FrontierImpl final : public Frontier {
   // ADD of a URL whose record `rec` is stored: counts a back-link.
   Status AddKnown(DbTxn* t, const Resolved& url, UrlRecord* rec,
                   AddOutcome* out);
-  Status PopOne(DbTxn* t, int64_t lease_ms, int64_t now_ms,
-                std::vector<std::string>* out, bool* popped);
+  // Pops the first ready URL of `partition` (nullopt: of any partition).
+  Status PopOne(DbTxn* t, std::optional<size_t> partition, int64_t lease_ms,
+                int64_t now_ms, std::vector<std::string>* out, bool* popped);
+  // Pop() and PopPartition().
+  StatusOr<std::vector<std::string>> PopFrom(std::optional<size_t> partition,
+                                             size_t count, int64_t lease_ms,
+                                             int64_t now_ms);
   // Applies one due Qc entry (its key already deleted).
   Status FireTimer(DbTxn* t, const UrlKey& key, int64_t due_ms,
                    int64_t now_ms, TickResult* result);
@@ -203,6 +215,16 @@ class FrontierImpl final : public Frontier {
   void CountMove(SiteRecord* site, std::optional<StoredState> from,
                  std::optional<StoredState> to);
   int64_t DelayOf(const SiteRecord& site) const;
+  // --- Partitions (frontier_partitions.cc) ---
+  // The partition of `site` under opts_.partitions.
+  size_t PartitionOf(const SiteRecord& site) const;
+  // Counts a site record created by this transaction.
+  void CountNewSite(const SiteRecord& site);
+  // Adds `site`'s URL counts to its partition's (the start's rebuild).
+  void CountSiteInPartition(const SiteRecord& site);
+  // Empties part_counts_ for opts_.partitions, keeping the since-start
+  // counts (popped, confirmed) of the partitions the old map also had.
+  void ResetPartitionCounts();
   bool AtLeaseCap(const SiteRecord& site) const;
   // Ends a lease held by `rec` (timer entry and the site's lease count).
   Status EndLease(DbTxn* t, const UrlKey& key, const UrlRecord& rec,
@@ -236,6 +258,16 @@ class FrontierImpl final : public Frontier {
   bdb::Database urls_, queue_, timers_, sites_, meta_;
   SiteScheduler sched_;
   FrontierStats stats_;
+  // Per partition (index in opts_.partitions): what PartitionInfo() gives
+  // beyond the scheduler's counts. Restored with stats_ when a transaction
+  // aborts.
+  struct PartitionCounts {
+    uint64_t sites = 0, queued = 0, leased = 0, done = 0;
+    uint64_t popped = 0, confirmed = 0;
+  };
+  std::vector<PartitionCounts> part_counts_{1};
+  std::vector<PartitionCounts> saved_part_counts_;  // RunWrite's copy
+  partition::PartitionMap counted_partitions_;  // what part_counts_ is for
   // RunWrite's transaction's cursors, one per database, opened on first
   // use and closed before it ends. Reusing them saves Berkeley DB a
   // cursor per call, an update of the URL record just read skips the

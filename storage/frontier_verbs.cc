@@ -129,7 +129,7 @@ Status FrontierImpl::AddOne(DbTxn* t, const Resolved& url,
   StoreSite(site_fp, site);
   s = PlaceSite(t, site_fp, site, now_ms);
   if (!s.ok()) return s;
-  if (new_site) stats_.sites++;
+  if (new_site) CountNewSite(site);
   stats_.urls++;
   stats_.added++;
   *out = AddOutcome::kAdded;
@@ -209,11 +209,13 @@ StatusOr<std::vector<StatusOr<AddOutcome>>> FrontierImpl::AddMany(
   return results;
 }
 
-Status FrontierImpl::PopOne(DbTxn* t, int64_t lease_ms, int64_t now_ms,
+Status FrontierImpl::PopOne(DbTxn* t, std::optional<size_t> partition,
+                            int64_t lease_ms, int64_t now_ms,
                             std::vector<std::string>* out, bool* popped) {
   *popped = false;
   sched_.Promote(now_ms);
-  auto first = sched_.FirstReady();
+  auto first =
+      partition ? sched_.FirstReadyIn(*partition) : sched_.FirstReady();
   if (!first) return Status::OK();
   const auto [site_fp, pos] = *first;
 
@@ -242,6 +244,7 @@ Status FrontierImpl::PopOne(DbTxn* t, int64_t lease_ms, int64_t now_ms,
   s = PlaceSite(t, site_fp, site, now_ms);
   if (!s.ok()) return s;
   stats_.popped++;
+  part_counts_[PartitionOf(site)].popped++;
   out->push_back(std::move(rec.url));
   *popped = true;
   return Status::OK();
@@ -250,17 +253,25 @@ Status FrontierImpl::PopOne(DbTxn* t, int64_t lease_ms, int64_t now_ms,
 StatusOr<std::vector<std::string>> FrontierImpl::Pop(size_t count,
                                                      int64_t lease_ms,
                                                      int64_t now_ms) {
+  return PopFrom(std::nullopt, count, lease_ms, now_ms);
+}
+
+StatusOr<std::vector<std::string>> FrontierImpl::PopFrom(
+    std::optional<size_t> partition, size_t count, int64_t lease_ms,
+    int64_t now_ms) {
   StatusOr<TickResult> tick = Tick(now_ms);
   if (!tick.ok()) return tick.status();
   std::vector<std::string> urls;
   sched_.Promote(now_ms);
-  if (count == 0 || sched_.ready_count() == 0) return urls;
+  const size_t ready =
+      partition ? sched_.ready_count_in(*partition) : sched_.ready_count();
+  if (count == 0 || ready == 0) return urls;
   if (lease_ms <= 0) lease_ms = opts_.lease_timeout_ms;
   Status s = RunWrite([&](DbTxn* t) {
     urls.clear();
     for (size_t i = 0; i < count; ++i) {
       bool popped = false;
-      Status ps = PopOne(t, lease_ms, now_ms, &urls, &popped);
+      Status ps = PopOne(t, partition, lease_ms, now_ms, &urls, &popped);
       if (!ps.ok()) return ps;
       if (!popped) break;
     }
@@ -323,6 +334,7 @@ StatusOr<bool> FrontierImpl::Confirm(std::string_view url, int64_t now_ms) {
     ls = PlaceSite(t, rec.site_fp, site, now_ms);
     if (!ls.ok()) return ls;
     stats_.confirmed++;
+    part_counts_[PartitionOf(site)].confirmed++;
     confirmed = true;
     return Status::OK();
   });
@@ -480,7 +492,7 @@ Status FrontierImpl::SetSiteDelay(std::string_view site_arg, int64_t delay_ms,
         std::min(site.next_allowed_ms, now_ms + DelayOf(site));
     StoreSite(site_fp, site);
     s = PlaceSite(t, site_fp, site, now_ms);
-    if (s.ok() && new_site) stats_.sites++;
+    if (s.ok() && new_site) CountNewSite(site);
     return s;
   });
 }
