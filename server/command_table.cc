@@ -50,6 +50,13 @@ constexpr std::array kCommands = {
                 "Sets a site's politeness delay."},
     CommandSpec{"stats", c::Stats, 1, kR | kF | kWk, "frontier",
                 "Returns the frontier's counters."},
+    // Partitions (docs/commands.md#partitions).
+    CommandSpec{"partition", c::PartitionCommand, -2, kR | kWk | kSub,
+                "frontier",
+                "PARTITION LIST|INFO|HELP: the partitions and their counts."},
+    CommandSpec{"hint", c::HintCommand, -1, kR | kF | kWk, "frontier",
+                "Returns the advice for a partition's workers: hurry-up, "
+                "steady or slow-down."},
     // Connection and server housekeeping.
     CommandSpec{"ping", c::Ping, -1, kF | kWk | kNA | kSM, "connection",
                 "Pings the server."},

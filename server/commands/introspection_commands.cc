@@ -188,6 +188,7 @@ constexpr std::pair<std::string_view, SectionFn> kSections[] = {
     {"persistence", PersistenceSection}, {"stats", StatsSection},
     {"frontier", FrontierSection},       {"memory", MemorySection},
     {"commandstats", CommandStatsSection},
+    {"partitions", PartitionsSection},
 };
 
 }  // namespace
