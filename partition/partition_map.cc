@@ -9,8 +9,7 @@ constexpr size_t kMaxNameLength = 64;
 
 bool IsNameChar(char c) {
   return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
-         (c >= '0' && c <= '9') || c == '_' || c == '.' || c == ':' ||
-         c == '-';
+         (c >= '0' && c <= '9') || c == '_' || c == '.' || c == ':' || c == '-';
 }
 
 bool IsLabelChar(char c) {
@@ -62,8 +61,9 @@ bool PartitionMap::Add(std::string_view name,
     }
   }
   if (name == kDefaultName) {
-    *error = "partition name 'default' is reserved for the hosts no suffix "
-             "matches";
+    *error =
+        "partition name 'default' is reserved for the hosts no suffix "
+        "matches";
     return false;
   }
   if (Find(name)) {
@@ -80,7 +80,8 @@ bool PartitionMap::Add(std::string_view name,
     std::string s = NormaliseSuffix(suffix);
     if (s.empty()) {
       *error = "bad suffix '" + std::string(suffix) + "' in partition " +
-               quoted + " (expected a host or domain such as example.com or "
+               quoted +
+               " (expected a host or domain such as example.com or "
                ".edu)";
       return false;
     }
@@ -119,8 +120,9 @@ bool PartitionMap::AddText(std::string_view text, std::string* error) {
       if (i > start) words.push_back(group.substr(start, i - start));
     }
     if (words.empty()) {
-      *error = "empty partition (expected NAME SUFFIX [SUFFIX ...], "
-               "partitions separated by commas)";
+      *error =
+          "empty partition (expected NAME SUFFIX [SUFFIX ...], "
+          "partitions separated by commas)";
       return false;
     }
     std::string_view name = words.front();

@@ -432,8 +432,8 @@ const std::vector<Directive>& Table() {
                                    &Config::slowlog_max_len, 0, kMaxInt)),
       // Partitions and their hints (docs/commands.md#partitions).
       Partitions("partition"),
-      Flagged(kDirRuntime, Duration("hint-interval", "1",
-                                    &Config::hint_interval_ms, 10)),
+      Flagged(kDirRuntime,
+              Duration("hint-interval", "1", &Config::hint_interval_ms, 10)),
   };
   return kTable;
 }

@@ -154,8 +154,10 @@ class Frontier {
   // Pop() limited to the sites of partition `partition` (an index in
   // options().partitions; InvalidArgument if out of range). Never looks at
   // another partition's sites.
-  virtual StatusOr<std::vector<std::string>> PopPartition(
-      size_t partition, size_t count, int64_t lease_ms, int64_t now_ms) = 0;
+  virtual StatusOr<std::vector<std::string>> PopPartition(size_t partition,
+                                                          size_t count,
+                                                          int64_t lease_ms,
+                                                          int64_t now_ms) = 0;
 
   // True if the URL was known and not done (see docs/commands.md).
   virtual StatusOr<bool> Confirm(std::string_view url, int64_t now_ms) = 0;
@@ -220,13 +222,13 @@ class Frontier {
   // CONFIG SET: takes the runtime-tunable fields of `options`
   // (lease_timeout_ms, max_depth, depth_scope, site_max_urls,
   // politeness_delay_ms, site_max_leases, default_priority, max_attempts,
-  // max_url_length, partitions) and ignores the others, which the stored layout or the
-  // open environment fixed. New values apply from the next call: leases
+  // max_url_length, partitions) and ignores the others, which the stored layout
+  // or the open environment fixed. New values apply from the next call: leases
   // already given keep their deadlines, waiting sites their next-allowed
   // time. A new site_max_leases re-places every site with queued URLs
   // (one pass over the sites, as at start), and so does a new partition
-  // map: no record is rewritten and leases keep their deadlines. An error from that pass (an
-  // I/O error) is returned; the options are then unchanged.
+  // map: no record is rewritten and leases keep their deadlines. An error from
+  // that pass (an I/O error) is returned; the options are then unchanged.
   virtual Status UpdateOptions(const FrontierOptions& options,
                                int64_t now_ms) = 0;
   // How long Open() took, recovery included, in milliseconds (for the log).

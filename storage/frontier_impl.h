@@ -267,7 +267,7 @@ class FrontierImpl final : public Frontier {
   };
   std::vector<PartitionCounts> part_counts_{1};
   std::vector<PartitionCounts> saved_part_counts_;  // RunWrite's copy
-  partition::PartitionMap counted_partitions_;  // what part_counts_ is for
+  partition::PartitionMap counted_partitions_;      // what part_counts_ is for
   // RunWrite's transaction's cursors, one per database, opened on first
   // use and closed before it ends. Reusing them saves Berkeley DB a
   // cursor per call, an update of the URL record just read skips the

@@ -35,8 +35,10 @@ void FrontierImpl::ResetPartitionCounts() {
   counted_partitions_ = opts_.partitions;
 }
 
-StatusOr<std::vector<std::string>> FrontierImpl::PopPartition(
-    size_t partition, size_t count, int64_t lease_ms, int64_t now_ms) {
+StatusOr<std::vector<std::string>> FrontierImpl::PopPartition(size_t partition,
+                                                              size_t count,
+                                                              int64_t lease_ms,
+                                                              int64_t now_ms) {
   if (partition >= sched_.partitions()) {
     return Status::InvalidArgument("unknown partition");
   }

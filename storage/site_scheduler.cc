@@ -48,8 +48,8 @@ void SiteScheduler::Unlink(uint64_t site_fp, const Entry& e) {
 
 void SiteScheduler::Place(uint64_t site_fp, const Placement& p,
                           int64_t now_ms) {
-  const Where where = !p.head                       ? Where::kIdle
-                      : p.at_lease_cap              ? Where::kBlocked
+  const Where where = !p.head                      ? Where::kIdle
+                      : p.at_lease_cap             ? Where::kBlocked
                       : p.next_allowed_ms > now_ms ? Where::kWaiting
                                                    : Where::kReady;
   auto it = entries_.find(site_fp);

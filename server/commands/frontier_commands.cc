@@ -43,8 +43,7 @@ bool ParseLease(std::optional<std::string_view> text, int64_t* lease_ms) {
 
 // PARTITION name: a partition of the map. Replies the error and returns
 // false if there is no such partition.
-bool CheckPartition(CommandContext& ctx,
-                    std::optional<std::string_view> name) {
+bool CheckPartition(CommandContext& ctx, std::optional<std::string_view> name) {
   if (!name) return true;
   StatusOr<size_t> index = ResolvePartition(ctx.frontier, *name);
   if (!index.ok()) ReplyStatus(ctx.reply, index.status());
@@ -124,8 +123,8 @@ void MAdd(CommandContext& ctx) {
 
 // POP [COUNT n] [LEASE secs] [PARTITION name]
 void Pop(CommandContext& ctx) {
-  static constexpr std::array<std::string_view, 3> kNames = {
-      "COUNT", "LEASE", "PARTITION"};
+  static constexpr std::array<std::string_view, 3> kNames = {"COUNT", "LEASE",
+                                                             "PARTITION"};
   std::array<std::optional<std::string_view>, 3> values;
   if (!ParseNamedOptions(ctx.argv.subspan(1), kNames, values)) {
     ctx.reply.Error(errors::kSyntax);
@@ -162,8 +161,8 @@ void BPop(CommandContext& ctx) {
     ctx.reply.Error(errors::kTimeoutNegative);
     return;
   }
-  static constexpr std::array<std::string_view, 3> kNames = {
-      "COUNT", "LEASE", "PARTITION"};
+  static constexpr std::array<std::string_view, 3> kNames = {"COUNT", "LEASE",
+                                                             "PARTITION"};
   std::array<std::optional<std::string_view>, 3> values;
   if (!ParseNamedOptions(ctx.argv.subspan(2), kNames, values)) {
     ctx.reply.Error(errors::kSyntax);
@@ -185,8 +184,8 @@ void BPop(CommandContext& ctx) {
   // them even if URLs are ready now; the loop serves the queues in order
   // (Server::ServeBlocked), each partition's and the any-partition one.
   if (ctx.stats.blocked_clients == 0) {
-    auto urls = PopFromPartition(ctx.frontier, request.partition,
-                                 request.count, request.lease_ms, ctx.now_ms);
+    auto urls = PopFromPartition(ctx.frontier, request.partition, request.count,
+                                 request.lease_ms, ctx.now_ms);
     if (!urls.ok()) {
       ReplyStatus(ctx.reply, urls.status());
       return;

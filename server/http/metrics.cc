@@ -234,9 +234,7 @@ void RenderPartitions(Exposition& x, const StatsSources& src) {
   for (size_t i = 0; i < map.size(); ++i) {
     parts.push_back(src.frontier.PartitionInfo(i));
   }
-  auto label = [&map](size_t i) {
-    return "partition=\"" + map.name(i) + "\"";
-  };
+  auto label = [&map](size_t i) { return "partition=\"" + map.name(i) + "\""; };
   struct Family {
     const char* name;
     const char* type;
@@ -258,8 +256,7 @@ void RenderPartitions(Exposition& x, const StatsSources& src) {
        "n of its hints).",
        &PartitionStats::capacity},
       {"frontierd_partition_popped_total", "counter",
-       "URLs handed out since start, per partition.",
-       &PartitionStats::popped},
+       "URLs handed out since start, per partition.", &PartitionStats::popped},
       {"frontierd_partition_confirmed_total", "counter",
        "URLs confirmed since start, per partition.",
        &PartitionStats::confirmed},

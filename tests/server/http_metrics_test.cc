@@ -127,8 +127,7 @@ TEST_F(HttpTest, MetricsEqualStatsAndInfo) {
   // frontier's.
   const std::map<std::string, std::string> in_default = {
       {"sites", "frontierd_partition_sites{partition=\"default\"}"},
-      {"ready_sites",
-       "frontierd_partition_ready_sites{partition=\"default\"}"},
+      {"ready_sites", "frontierd_partition_ready_sites{partition=\"default\"}"},
       {"queued", "frontierd_partition_queued_urls{partition=\"default\"}"},
       {"leased", "frontierd_partition_leased_urls{partition=\"default\"}"},
       {"popped", "frontierd_partition_popped_total{partition=\"default\"}"},

@@ -37,11 +37,10 @@ std::string HostOf(const std::string& url) {
 }
 
 bool EndsWithLabel(const std::string& host, const std::string& suffix) {
-  return host == suffix ||
-         (host.size() > suffix.size() &&
-          host.compare(host.size() - suffix.size(), suffix.size(), suffix) ==
-              0 &&
-          host[host.size() - suffix.size() - 1] == '.');
+  return host == suffix || (host.size() > suffix.size() &&
+                            host.compare(host.size() - suffix.size(),
+                                         suffix.size(), suffix) == 0 &&
+                            host[host.size() - suffix.size() - 1] == '.');
 }
 
 class PartitionTest : public FrontierdTest {
@@ -61,7 +60,8 @@ class PartitionTest : public FrontierdTest {
       const Reply& v = r.elements[i + 1];
       std::string text;
       if (v.IsArray()) {
-        for (const Reply& e : v.elements) text += (text.empty() ? "" : " ") + e.str;
+        for (const Reply& e : v.elements)
+          text += (text.empty() ? "" : " ") + e.str;
       } else {
         text = v.IsInteger() ? std::to_string(v.integer) : v.str;
       }
@@ -84,8 +84,7 @@ TEST_F(PartitionTest, TwoPoolsNeverSeeEachOthersUrls) {
            {"h" + std::to_string(site) + ".mit.edu",
             "w" + std::to_string(site) + ".example.com",
             "o" + std::to_string(site) + ".badexample.com"}) {
-        const std::string url =
-            "http://" + host + "/p" + std::to_string(page);
+        const std::string url = "http://" + host + "/p" + std::to_string(page);
         ASSERT_EQ(Cmd({"ADD", url}), Int(1));
         all.insert(url);
       }
@@ -164,8 +163,7 @@ TEST_F(PartitionTest, BpopWaitsPerPartitionFirstComeFirstServed) {
   ASSERT_EQ(Cmd({"ADD", "http://www.example.org/x"}), Int(1));
   ASSERT_EQ(ex.wait_for(seconds(5)), std::future_status::ready);
   EXPECT_EQ(ex.get(), Bulk("http://www.example.org/x"));
-  EXPECT_EQ(edu_first.wait_for(milliseconds(300)),
-            std::future_status::timeout);
+  EXPECT_EQ(edu_first.wait_for(milliseconds(300)), std::future_status::timeout);
   // An edu URL goes to the first edu waiter, the next to the second.
   ASSERT_EQ(Cmd({"ADD", "http://cs.mit.edu/1"}), Int(1));
   ASSERT_EQ(edu_first.wait_for(seconds(5)), std::future_status::ready);
@@ -356,11 +354,11 @@ TEST(PartitionConfigTest, ConfigRewriteKeepsTheMap) {
 
 TEST(PartitionConfigTest, ABadPartitionLineStopsTheStart) {
   TempDir dir;
-  ProcessResult r = RunProcess(
-      {FrontierdBinary(), "--port", std::to_string(PickFreePort()), "--bind",
-       "127.0.0.1", "--dir", dir.path() + "/data", "--partition", "a", "x.com",
-       "--partition", "a", "y.com"},
-      "", seconds(10));
+  ProcessResult r =
+      RunProcess({FrontierdBinary(), "--port", std::to_string(PickFreePort()),
+                  "--bind", "127.0.0.1", "--dir", dir.path() + "/data",
+                  "--partition", "a", "x.com", "--partition", "a", "y.com"},
+                 "", seconds(10));
   EXPECT_NE(r.exit_code, 0);
   EXPECT_NE(r.err.find("partition 'a' is declared twice"), std::string::npos)
       << r.err;

@@ -143,7 +143,7 @@ TEST_F(FrontierPartitionTest, NewMapReplacesSitesAndKeepsLeases) {
   EXPECT_EQ(mit.sites, 1u);
   EXPECT_EQ(mit.queued, 1u);
   EXPECT_EQ(mit.leased, 1u);
-  EXPECT_EQ(mit.popped, 0u);     // a new partition counts from now
+  EXPECT_EQ(mit.popped, 0u);  // a new partition counts from now
   EXPECT_EQ(InfoOf("ex").queued, 1u);
   auto after = fr_->Info(first[0]);
   ASSERT_TRUE(after.ok() && after->has_value());
