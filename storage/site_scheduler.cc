@@ -2,16 +2,32 @@
 
 namespace frontier {
 
+void SiteScheduler::MoveHead(uint32_t partition,
+                             const std::optional<QueuePos>& from,
+                             const std::optional<QueuePos>& to) {
+  if (parts_.size() == 1) return;  // FirstReady() reads the one set
+  if (from && to) {
+    // Reuses the node: a POP moves its partition's first entry every time.
+    auto node = heads_.extract({*from, partition});
+    node.value().first = *to;
+    heads_.insert(std::move(node));
+  } else if (from) {
+    heads_.erase({*from, partition});
+  } else if (to) {
+    heads_.insert({*to, partition});
+  }
+}
+
 void SiteScheduler::InsertReady(uint64_t site_fp, const Entry& e) {
   ReadySet& ready = parts_[e.partition].ready;
   auto it = ready.insert({e.head, site_fp}).first;
   ++ready_total_;
   if (it == ready.begin()) {
     // A new first entry for the partition: replace its old one in heads_.
-    if (std::next(it) != ready.end()) {
-      heads_.erase({std::next(it)->first, e.partition});
-    }
-    heads_.insert({e.head, e.partition});
+    auto next = std::next(it);
+    MoveHead(e.partition,
+             next != ready.end() ? std::optional(next->first) : std::nullopt,
+             e.head);
   }
 }
 
@@ -20,10 +36,9 @@ void SiteScheduler::EraseReady(uint64_t site_fp, const Entry& e) {
   auto it = ready.find({e.head, site_fp});
   if (it == ready.end()) return;
   if (it == ready.begin()) {
-    heads_.erase({e.head, e.partition});
-    if (std::next(it) != ready.end()) {
-      heads_.insert({std::next(it)->first, e.partition});
-    }
+    auto next = std::next(it);
+    MoveHead(e.partition, e.head,
+             next != ready.end() ? std::optional(next->first) : std::nullopt);
   }
   ready.erase(it);
   --ready_total_;
@@ -123,6 +138,7 @@ void SiteScheduler::Promote(int64_t now_ms) {
 
 std::optional<std::pair<uint64_t, QueuePos>> SiteScheduler::FirstReady()
     const {
+  if (parts_.size() == 1) return FirstReadyIn(0);
   if (heads_.empty()) return std::nullopt;
   return FirstReadyIn(heads_.begin()->second);
 }

@@ -105,6 +105,10 @@ class SiteScheduler {
 
   void Unlink(uint64_t site_fp, const Entry& e);
   void InsertReady(uint64_t site_fp, const Entry& e);
+  // Replaces `partition`'s first ready head `from` with `to` in heads_
+  // (nullopt: none). heads_ is kept only with more than one partition.
+  void MoveHead(uint32_t partition, const std::optional<QueuePos>& from,
+                const std::optional<QueuePos>& to);
   void EraseReady(uint64_t site_fp, const Entry& e);
 
   std::unordered_map<uint64_t, Entry> entries_;
