@@ -6,6 +6,7 @@ void BlockedClients::Add(uint64_t conn_id, const BlockRequest& request) {
   uint64_t seq = next_seq_++;
   fifo_.emplace(seq, Entry{conn_id, request});
   seq_of_[conn_id] = seq;
+  by_partition_[request.partition].insert(seq);
   if (request.deadline_ms != 0) deadlines_.emplace(request.deadline_ms, seq);
 }
 
@@ -21,7 +22,34 @@ void BlockedClients::Erase(std::map<uint64_t, Entry>::iterator it) {
     }
   }
   seq_of_.erase(e.conn_id);
+  Unlist(e.request.partition, it->first);
   fifo_.erase(it);
+}
+
+void BlockedClients::Unlist(const std::string& partition, uint64_t seq) {
+  auto line = by_partition_.find(partition);
+  if (line == by_partition_.end()) return;
+  line->second.erase(seq);
+  if (line->second.empty()) by_partition_.erase(line);
+}
+
+size_t BlockedClients::WaitingOn(std::string_view name) const {
+  auto line = by_partition_.find(name);
+  return line == by_partition_.end() ? 0 : line->second.size();
+}
+
+const BlockedClients::Entry* BlockedClients::OldestServable(
+    const std::function<bool(std::string_view)>& can_serve) const {
+  const Entry* oldest = nullptr;
+  uint64_t oldest_seq = 0;
+  for (const auto& [name, seqs] : by_partition_) {
+    const uint64_t seq = *seqs.begin();
+    if (oldest != nullptr && seq > oldest_seq) continue;
+    if (!can_serve(name)) continue;
+    oldest = &fifo_.find(seq)->second;
+    oldest_seq = seq;
+  }
+  return oldest;
 }
 
 bool BlockedClients::Remove(uint64_t conn_id) {
@@ -40,6 +68,7 @@ std::vector<BlockedClients::Entry> BlockedClients::TakeExpired(int64_t now_ms) {
     deadlines_.erase(deadlines_.begin());
     auto it = fifo_.find(seq);
     seq_of_.erase(it->second.conn_id);
+    Unlist(it->second.request.partition, seq);
     expired.emplace(seq, it->second);
     fifo_.erase(it);
   }

@@ -1,11 +1,17 @@
 // BlockedClients: the BPOP waiting line. First come, first served, with
-// per-client deadlines. Pure bookkeeping by connection id: it neither
+// per-client deadlines; a line per partition asked for (BPOP ... PARTITION
+// name), so that serving one partition looks only at its own waiters and
+// at those who take any. Pure bookkeeping by connection id: it neither
 // touches connections nor the frontier; the event loop does the serving.
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <optional>
+#include <set>
+#include <string>
+#include <string_view>
 #include <unordered_map>
 #include <vector>
 
@@ -31,6 +37,15 @@ class BlockedClients {
   const Entry& front() const { return fifo_.begin()->second; }
   void PopFront();
 
+  // Clients waiting on partition `name` ("" = those on no partition).
+  size_t WaitingOn(std::string_view name) const;
+  // The longest-waiting client among those whose partition `can_serve`
+  // accepts; it is asked once per partition with waiters ("" for the
+  // clients that take any partition). nullptr if there is none. The
+  // pointer is valid until the next change.
+  const Entry* OldestServable(
+      const std::function<bool(std::string_view)>& can_serve) const;
+
   // Removes and returns every client whose deadline is <= now_ms, oldest
   // first. Clients waiting forever (deadline 0) never expire.
   std::vector<Entry> TakeExpired(int64_t now_ms);
@@ -39,11 +54,14 @@ class BlockedClients {
 
  private:
   void Erase(std::map<uint64_t, Entry>::iterator it);
+  void Unlist(const std::string& partition, uint64_t seq);
 
   uint64_t next_seq_ = 0;
   std::map<uint64_t, Entry> fifo_;                 // arrival seq -> entry
   std::multimap<int64_t, uint64_t> deadlines_;     // deadline -> seq
   std::unordered_map<uint64_t, uint64_t> seq_of_;  // conn id -> seq
+  // Partition name -> the seqs waiting on it ("" = any), oldest first.
+  std::map<std::string, std::set<uint64_t>, std::less<>> by_partition_;
 };
 
 }  // namespace frontier

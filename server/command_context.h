@@ -80,6 +80,8 @@ class ServerControl {
   // CONFIG RESETSTAT: zeroes the INFO counters.
   virtual void ResetStats() = 0;
   virtual SlowLog& slowlog() = 0;
+  // BPOP clients waiting on partition `name` ("" = on no partition).
+  virtual size_t WaitingOn(std::string_view name) const = 0;
 };
 
 // A BPOP that found nothing: wait for URLs until `deadline_ms`.
@@ -88,6 +90,9 @@ struct BlockRequest {
   size_t count = 1;
   bool with_count = false;  // reply shape, see ReplyPopped
   int64_t lease_ms = 0;     // 0 = lease-timeout
+  // PARTITION name: only that partition's URLs; "" = any partition. Kept
+  // by name: the map may change (CONFIG SET) while the client waits.
+  std::string partition;
 };
 
 struct CommandEffects {

@@ -62,6 +62,13 @@ constexpr std::array kCommands = {
                 "delay limit delete block"},
     CommandSpec{"robots", c::Robots, -2, kW | kWk | kSub, "frontier",
                 "ROBOTS GET|SET|CHECK: an origin's robots.txt rules.", "set"},
+    // Partitions (docs/commands.md#partitions).
+    CommandSpec{"partition", c::PartitionCommand, -2, kR | kWk | kSub,
+                "frontier",
+                "PARTITION LIST|INFO|HELP: the partitions and their counts."},
+    CommandSpec{"hint", c::HintCommand, -1, kR | kF | kWk, "frontier",
+                "Returns the advice for a partition's workers: hurry-up, "
+                "steady or slow-down."},
     // Connection and server housekeeping.
     CommandSpec{"ping", c::Ping, -1, kF | kWk | kNA | kSM, "connection",
                 "Pings the server."},

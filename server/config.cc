@@ -388,6 +388,33 @@ Directive Users(std::string_view name) {
   return d;
 }
 
+// partition NAME SUFFIX [SUFFIX ...]: repeatable; a value may also hold
+// several partitions separated by commas (CONFIG SET partition "a x.com,
+// b y.org" replaces the whole map: see ConfigSet).
+Directive Partitions(std::string_view name) {
+  Directive d{name,
+              "",
+              "NAME SUFFIX [SUFFIX ...], partitions separated by commas, "
+              "each NAME and SUFFIX once",
+              [](Config* c, std::string_view v) {
+                if (v.find_first_not_of(" \t") == std::string_view::npos) {
+                  c->partitions = partition::PartitionMap();
+                  return true;
+                }
+                std::string error;
+                return c->partitions.AddText(v, &error);
+              },
+              [](const Config& c) { return c.partitions.ToText(); },
+              kDirRuntime | kDirRepeatable};
+  d.explain = [](const Config& c, std::string_view v) -> std::string {
+    partition::PartitionMap copy = c.partitions;
+    std::string error;
+    if (copy.AddText(v, &error)) return "invalid partition";
+    return error;
+  };
+  return d;
+}
+
 constexpr int64_t kMaxInt = std::numeric_limits<int>::max();
 constexpr int64_t kMaxInt64 = std::numeric_limits<int64_t>::max();
 
@@ -524,6 +551,10 @@ const std::vector<Directive>& Table() {
                       &Config::slowlog_log_slower_than_us, -1, kMaxInt64)),
       Flagged(kDirRuntime, Integer("slowlog-max-len", "128",
                                    &Config::slowlog_max_len, 0, kMaxInt)),
+      // Partitions and their hints (docs/commands.md#partitions).
+      Partitions("partition"),
+      Flagged(kDirRuntime,
+              Duration("hint-interval", "1", &Config::hint_interval_ms, 10)),
   };
   return kTable;
 }
@@ -758,6 +789,7 @@ FrontierOptions ToFrontierOptions(const Config& config) {
   o.robots_ttl_ms = config.robots_ttl_ms;
   o.robots_max_bytes = config.robots_max_bytes;
   o.robots_max_crawl_delay_ms = config.robots_max_crawl_delay_ms;
+  o.partitions = config.partitions;
   // fsync no: hand each commit to the OS at once and never fsync it.
   // always/everysec: keep commits in the log buffer until FlushLog().
   o.write_log_at_commit = config.fsync == FsyncPolicy::kNo;

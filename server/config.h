@@ -112,6 +112,10 @@ struct Config {
   // microseconds are kept (negative: none); at most max_len of them.
   int64_t slowlog_log_slower_than_us = 0;
   uint64_t slowlog_max_len = 0;
+  // Partitions (docs/commands.md#partitions): `partition` lines, and how
+  // often the frontier reconsiders the hints it publishes.
+  partition::PartitionMap partitions;
+  int64_t hint_interval_ms = 0;
 
   std::string config_file;  // absolute path of the file read, if any
 };

@@ -55,6 +55,8 @@ Server::Server(Config& config, Frontier& frontier, ServerStats& stats)
                                            [this] { RunClientsCron(); });
   write_retry_timer_ = std::make_unique<Timer>(base, Timer::Kind::kPeriodic,
                                                [this] { RunWriteRetry(); });
+  hint_timer_ = std::make_unique<Timer>(base, Timer::Kind::kPeriodic,
+                                        [this] { RunHints(); });
   syncer_ = std::make_unique<LogSyncer>(
       base, frontier_,
       [this](uint64_t seq, const Status& status, int64_t sync_ns) {
@@ -134,6 +136,7 @@ bool Server::Run() {
   }
   if (config_.fsync == FsyncPolicy::kEverySec) fsync_timer_->Start(1000);
   clients_timer_->Start(kClientsCronMs);
+  hint_timer_->Start(config_.hint_interval_ms);
 
   while (!stopping_) {
     if (event_base_loop(base_.get(), EVLOOP_ONCE) < 0) {
@@ -376,17 +379,28 @@ void Server::AfterPass() {
 }
 
 void Server::ServeBlocked(int64_t now_ms) {
-  while (!blocked_.empty() && frontier_.HasReady(now_ms)) {
-    BlockedClients::Entry entry = blocked_.front();
+  // The longest-waiting client that can have a URL now, again and again:
+  // first come, first served among the clients of each partition, and a
+  // client on no partition takes any. A client on a partition the map no
+  // longer has (CONFIG SET) is served its error.
+  const auto can_serve = [this, now_ms](std::string_view name) {
+    if (name.empty()) return frontier_.HasReady(now_ms);
+    std::optional<size_t> index = frontier_.options().partitions.Find(name);
+    return !index || frontier_.HasReadyIn(*index, now_ms);
+  };
+  while (const BlockedClients::Entry* next =
+             blocked_.OldestServable(can_serve)) {
+    const BlockedClients::Entry entry = *next;
     Connection* conn = Find(entry.conn_id);
     if (conn == nullptr) {  // cannot happen: Close() unqueues
-      blocked_.PopFront();
+      blocked_.Remove(entry.conn_id);
       continue;
     }
     auto urls =
-        frontier_.Pop(entry.request.count, entry.request.lease_ms, now_ms);
+        PopFromPartition(frontier_, entry.request.partition,
+                         entry.request.count, entry.request.lease_ms, now_ms);
     if (urls.ok() && urls->empty()) break;  // not ready after all: wait
-    blocked_.PopFront();
+    blocked_.Remove(entry.conn_id);
     ReplyWriter writer(&conn->pending());
     if (!urls.ok()) {
       ReplyStatus(writer, urls.status());
@@ -599,6 +613,12 @@ void Server::RunTick() {
   tick_timer_->Fire();  // more is due: continue in the next pass
 }
 
+void Server::RunHints() {
+  hint_publisher_.Run(
+      frontier_, [this](std::string_view name) { return WaitingOn(name); },
+      pubsub_);
+}
+
 void Server::RunCheckpoint() {
   if (WritesRefused()) return;  // the write retry checkpoints
   const int64_t started = NowMs();
@@ -742,6 +762,7 @@ void Server::DrainOutputs() {
   resume_timer_->Stop();
   clients_timer_->Stop();
   write_retry_timer_->Stop();
+  hint_timer_->Stop();
   // Give replies already released a moment to reach slow clients. A short
   // periodic timer makes each EVLOOP_ONCE return even if nothing happens.
   Timer guard(base_.get(), Timer::Kind::kPeriodic, [] {});

@@ -28,6 +28,7 @@
 #include "server/http/http_server.h"
 #include "server/libevent_ptr.h"
 #include "server/log_syncer.h"
+#include "server/partitions.h"
 #include "server/pubsub.h"
 #include "server/server_stats.h"
 #include "server/slowlog.h"
@@ -140,6 +141,8 @@ class Server : private ConnectionEvents,
   void ResumeUnblocked();
   // Once a second: `timeout` and client-output-buffer-limit.
   void RunClientsCron();
+  // Every hint-interval: the partitions' hints (HintPublisher).
+  void RunHints();
 
   // A full disk (docs/operations.md): while Frontier::WriteStatus() is not
   // OK, write commands get -MISCONF (command_table.cc), ticks, BPOP
@@ -168,6 +171,9 @@ class Server : private ConnectionEvents,
   Status ApplyConfig(const Config& updated) override;
   void ResetStats() override;
   SlowLog& slowlog() override { return slowlog_; }
+  size_t WaitingOn(std::string_view name) const override {
+    return blocked_.WaitingOn(name);
+  }
 
   void BeginShutdown(bool nosave, const char* why);
   void DrainOutputs();
@@ -222,6 +228,8 @@ class Server : private ConnectionEvents,
   std::unique_ptr<Timer> resume_timer_;      // next pass: ResumeUnblocked()
   std::unique_ptr<Timer> clients_timer_;     // every second: idle, output
   std::unique_ptr<Timer> write_retry_timer_;  // while writes are refused
+  std::unique_ptr<Timer> hint_timer_;         // every hint-interval
+  HintPublisher hint_publisher_;
   // Frontier::commit_seq() at the end of the last pass: a pass whose end
   // sees another value committed something itself.
   uint64_t commit_seq_after_pass_ = 0;

@@ -97,6 +97,9 @@ Status Server::ApplyConfig(const Config& updated) {
     }
   }
   slowlog_.Trim(config_.slowlog_max_len);
+  if (config_.hint_interval_ms != previous.hint_interval_ms) {
+    hint_timer_->Start(config_.hint_interval_ms);
+  }
   // Everything else (maxclients, timeout, requirepass, protected-mode,
   // slowlog-log-slower-than, the buffer limits) is read where it is used.
   return Status::OK();

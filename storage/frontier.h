@@ -23,6 +23,7 @@
 #include <vector>
 
 #include "policy/politeness.h"
+#include "partition/partition_map.h"
 #include "storage/status.h"
 #include "storage/url.h"
 
@@ -77,6 +78,8 @@ struct FrontierOptions {
   int64_t robots_ttl_ms = 86'400'000;
   size_t robots_max_bytes = 512 << 10;
   int64_t robots_max_crawl_delay_ms = 300'000;
+  // Which partition each site is in (by its name under politeness_scope).
+  partition::PartitionMap partitions;
 };
 
 // kExcluded: disallowed by its origin's robots.txt (never handed out while
@@ -187,6 +190,20 @@ struct SiteSize {
   uint64_t urls = 0, queued = 0, leased = 0;
 };
 
+// One partition as PARTITION INFO and HINT show it. The counts of URLs
+// and sites are exact (summed from the site records at start, then kept
+// up to date); popped and confirmed count since the frontier opened (or
+// the partition map last changed, for a partition that was not in the old
+// map).
+struct PartitionStats {
+  uint64_t sites = 0, ready_sites = 0, queued = 0, leased = 0, done = 0;
+  uint64_t popped = 0, confirmed = 0;
+  // n: how many fetches the partition could have running at once under
+  // its politeness rules now: over its sites, the URLs queued at a ready
+  // site or leased, each site's counted up to site-max-leases.
+  uint64_t capacity = 0;
+};
+
 // Berkeley DB memory pool (cache) lookups since the environment opened.
 struct CacheCounters {
   uint64_t hits = 0, misses = 0;
@@ -230,6 +247,14 @@ class Frontier {
   // Runs Tick(now_ms) first. Returns the normalised URLs (possibly none).
   virtual StatusOr<std::vector<std::string>> Pop(size_t count, int64_t lease_ms,
                                                  int64_t now_ms) = 0;
+
+  // Pop() limited to the sites of partition `partition` (an index in
+  // options().partitions; InvalidArgument if out of range). Never looks at
+  // another partition's sites.
+  virtual StatusOr<std::vector<std::string>> PopPartition(size_t partition,
+                                                          size_t count,
+                                                          int64_t lease_ms,
+                                                          int64_t now_ms) = 0;
 
   // True if the URL was known and not done (see docs/commands.md).
   virtual StatusOr<bool> Confirm(std::string_view url,
@@ -346,6 +371,9 @@ class Frontier {
   virtual StatusOr<TickResult> Tick(int64_t now_ms) = 0;
   // True if Pop(now_ms) would return at least one URL (after Tick).
   virtual bool HasReady(int64_t now_ms) = 0;
+  // HasReady() for one partition (an index in options().partitions; false
+  // if out of range).
+  virtual bool HasReadyIn(size_t partition, int64_t now_ms) = 0;
   // The earliest moment something becomes due (a Qc entry or a waiting
   // site), or nullopt if nothing is pending. For timers; never blocks.
   virtual std::optional<int64_t> NextWakeMs() const = 0;
@@ -358,6 +386,9 @@ class Frontier {
   //
   // Tracked sites by state, from the in-memory scheduler: O(1).
   virtual SiteStateCounts SiteStates() const = 0;
+  // Partition `partition`'s counts (an index in options().partitions;
+  // zeros if out of range): O(1).
+  virtual PartitionStats PartitionInfo(size_t partition) const = 0;
   // Up to `n` of the largest sites by queued URLs among those in the
   // in-memory site cache (the sites the crawl touched lately, at most 64K
   // of them): bounded work, no disk read. Largest first.
@@ -371,14 +402,15 @@ class Frontier {
   // CONFIG SET: takes the runtime-tunable fields of `options`
   // (lease_timeout_ms, max_depth, depth_scope, site_max_urls,
   // politeness_delay_ms, site_max_leases, default_priority, max_attempts,
-  // max_url_length, backoff_*, robots_*, and the adaptive politeness and
-  // recrawl settings) and ignores the others, which the stored layout or
-  // the open environment fixed. New values apply from the next call:
-  // leases already given keep their deadlines, waiting sites their
-  // next-allowed time, blocked sites their blocks. A new site_max_leases
-  // re-places every site with queued URLs (one pass over the sites, as at
-  // start). An error from that pass (an I/O error) is returned; the
-  // options are then unchanged.
+  // max_url_length, backoff_*, robots_*, partitions, and the adaptive
+  // politeness and recrawl settings) and ignores the others, which the
+  // stored layout or the open environment fixed. New values apply from the
+  // next call: leases already given keep their deadlines, waiting sites
+  // their next-allowed time, blocked sites their blocks. A new
+  // site_max_leases re-places every site with queued URLs (one pass over
+  // the sites, as at start), and so does a new partition map: no record is
+  // rewritten and leases keep their deadlines. An error from that pass (an
+  // I/O error) is returned; the options are then unchanged.
   virtual Status UpdateOptions(const FrontierOptions& options,
                                int64_t now_ms) = 0;
   // How long Open() took, recovery included, in milliseconds (for the log).

@@ -61,7 +61,7 @@ Status FrontierImpl::BlockSite(std::string_view site_arg, int64_t block_ms,
     site.block_until_ms = block_ms > 0 ? now_ms + block_ms : 0;
     StoreSite(named->fp, site);
     s = PlaceSite(t, named->fp, site, now_ms);
-    if (s.ok() && new_site) stats_.sites++;
+    if (s.ok() && new_site) CountNewSite(site);
     return s;
   });
 }

@@ -33,11 +33,16 @@ Status FrontierImpl::UpdateOptions(const FrontierOptions& options,
   opts_.robots_ttl_ms = options.robots_ttl_ms;
   opts_.robots_max_bytes = options.robots_max_bytes;
   opts_.robots_max_crawl_delay_ms = options.robots_max_crawl_delay_ms;
-  if (opts_.site_max_leases == previous.site_max_leases) return Status::OK();
+  opts_.partitions = options.partitions;
+  if (opts_.site_max_leases == previous.site_max_leases &&
+      opts_.partitions == previous.partitions) {
+    return Status::OK();
+  }
 
   // A site's readiness depends on the lease cap, and a site at its cap
   // (blocked) is otherwise placed again only when one of its leases ends:
-  // re-derive every site's place under the new cap.
+  // re-derive every site's place under the new cap. A new partition map
+  // moves sites between partitions, their counts with them.
   Status s = RebuildScheduler();
   if (!s.ok()) {
     opts_ = previous;

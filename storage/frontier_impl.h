@@ -75,6 +75,9 @@ class FrontierImpl final : public Frontier {
       int64_t now_ms) override;  // frontier_batch.cc
   StatusOr<std::vector<std::string>> Pop(size_t count, int64_t lease_ms,
                                          int64_t now_ms) override;
+  StatusOr<std::vector<std::string>> PopPartition(
+      size_t partition, size_t count, int64_t lease_ms,
+      int64_t now_ms) override;  // frontier_partitions.cc
   StatusOr<bool> Confirm(std::string_view url, const ConfirmOptions& options,
                          int64_t now_ms) override;
   StatusOr<bool> Fail(std::string_view url, const FailOptions& options,
@@ -110,6 +113,10 @@ class FrontierImpl final : public Frontier {
                    int64_t now_ms) override;  // frontier_blocks.cc
   StatusOr<TickResult> Tick(int64_t now_ms) override;
   bool HasReady(int64_t now_ms) override;
+  bool HasReadyIn(size_t partition,
+                  int64_t now_ms) override;  // frontier_partitions.cc
+  PartitionStats PartitionInfo(
+      size_t partition) const override;  // frontier_partitions.cc
   std::optional<int64_t> NextWakeMs() const override;
   FrontierStats Stats() const override;
   uint64_t DataBytes() const override;
@@ -201,8 +208,13 @@ class FrontierImpl final : public Frontier {
   // under `order popularity`, moves a queued URL whose class grows).
   Status AddKnown(DbTxn* t, const Resolved& url, int64_t now_ms, UrlRecord* rec,
                   AddOutcome* out);
-  Status PopOne(DbTxn* t, int64_t lease_ms, int64_t now_ms,
-                std::vector<std::string>* out, bool* popped);
+  // Pops the first ready URL of `partition` (nullopt: of any partition).
+  Status PopOne(DbTxn* t, std::optional<size_t> partition, int64_t lease_ms,
+                int64_t now_ms, std::vector<std::string>* out, bool* popped);
+  // Pop() and PopPartition().
+  StatusOr<std::vector<std::string>> PopFrom(std::optional<size_t> partition,
+                                             size_t count, int64_t lease_ms,
+                                             int64_t now_ms);
   // Applies one due Qc entry (its key already deleted).
   Status FireTimer(DbTxn* t, const UrlKey& key, int64_t due_ms,
                    int64_t now_ms, TickResult* result);
@@ -328,6 +340,16 @@ class FrontierImpl final : public Frontier {
   // and stores and re-places it, in one transaction.
   Status UpdateSite(const std::string& name, int64_t now_ms,
                     const std::function<void(SiteRecord*)>& change);
+  // --- Partitions (frontier_partitions.cc) ---
+  // The partition of `site` under opts_.partitions.
+  size_t PartitionOf(const SiteRecord& site) const;
+  // Counts a site record created by this transaction.
+  void CountNewSite(const SiteRecord& site);
+  // Adds `site`'s URL counts to its partition's (the start's rebuild).
+  void CountSiteInPartition(const SiteRecord& site);
+  // Empties part_counts_ for opts_.partitions, keeping the since-start
+  // counts (popped, confirmed) of the partitions the old map also had.
+  void ResetPartitionCounts();
   bool AtLeaseCap(const SiteRecord& site) const;
   // Back-off (frontier_blocks.cc): whether a FAIL's status backs its site
   // off, and the back-off itself: blocks `site` for the Retry-After or the
@@ -384,6 +406,16 @@ class FrontierImpl final : public Frontier {
   SiteBlocks blocks_;  // blocked sites, for STATS (PlaceSite keeps it)
   std::mt19937_64 jitter_rng_{std::random_device{}()};  // back-off jitter
   FrontierStats stats_;
+  // Per partition (index in opts_.partitions): what PartitionInfo() gives
+  // beyond the scheduler's counts. Restored with stats_ when a transaction
+  // aborts.
+  struct PartitionCounts {
+    uint64_t sites = 0, queued = 0, leased = 0, done = 0;
+    uint64_t popped = 0, confirmed = 0;
+  };
+  std::vector<PartitionCounts> part_counts_{1};
+  std::vector<PartitionCounts> saved_part_counts_;  // RunWrite's copy
+  partition::PartitionMap counted_partitions_;      // what part_counts_ is for
   // RunWrite's transaction's cursors, one per database, opened on first
   // use and closed before it ends. Reusing them saves Berkeley DB a
   // cursor per call, an update of the URL record just read skips the

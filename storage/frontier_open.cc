@@ -233,8 +233,9 @@ Status FrontierImpl::LoadTimerMin(DbTxn* t) {
 
 Status FrontierImpl::RebuildScheduler() {
   // One pass over the sites (not the URLs): O(sites) at start.
-  sched_.Clear();
+  sched_.Reset(opts_.partitions.size());
   blocks_.Clear();
+  ResetPartitionCounts();
   ResetPerTransaction(&head_changes_);
   site_cache_.clear();
   policy_cache_.clear();
@@ -266,13 +267,17 @@ Status FrontierImpl::RebuildScheduler() {
       stats_.dead += site.dead;
       blocks_.Set(site_fp, site.block_until_ms);
       stats_.excluded += site.excluded;
-      if (site.queued > 0) {
+      CountSiteInPartition(site);
+      if (site.queued > 0 || site.leases > 0) {
         // Not PlaceSite(): its per-transaction bookkeeping (touched sites,
         // head changes) would grow to a million entries here for nothing.
-        StatusOr<std::optional<QueuePos>> head = QueueHead(txn.get(), site_fp);
-        if (!head.ok()) return head.status();
         SiteScheduler::Placement p = PlacementOf(site);
-        p.head = *head;
+        if (site.queued > 0) {
+          StatusOr<std::optional<QueuePos>> head =
+              QueueHead(txn.get(), site_fp);
+          if (!head.ok()) return head.status();
+          p.head = *head;
+        }
         sched_.Place(site_fp, p, /*now_ms=*/0);
       }
       s = cursor.Next(&key, &value);

@@ -48,6 +48,7 @@ FrontierImpl::SiteRef FrontierImpl::SiteFor(const std::string& host,
 
 Status FrontierImpl::RunWrite(TxnBody body) {
   const FrontierStats saved = stats_;
+  saved_part_counts_ = part_counts_;  // assigned: no allocation per call
   const std::optional<int64_t> saved_timer_min = timer_min_;
   touched_sites_.clear();
   ResetPerTransaction(&head_changes_);
@@ -77,6 +78,7 @@ Status FrontierImpl::RunWrite(TxnBody body) {
     // The scheduler, counters and site cache ran ahead of a transaction
     // that did not happen: put them back to what the disk says.
     stats_ = saved;
+    part_counts_.swap(saved_part_counts_);
     timer_min_ = saved_timer_min;
     site_cache_.clear();
     policy_cache_.clear();
@@ -374,6 +376,14 @@ SiteScheduler::Placement FrontierImpl::PlacementOf(
   p.at_lease_cap = AtLeaseCap(site);
   // A blocked site waits for the end of its block like a politeness delay.
   p.next_allowed_ms = std::max(site.next_allowed_ms, site.block_until_ms);
+  p.partition = static_cast<uint32_t>(PartitionOf(site));
+  // The partition's capacity (HINT's n): a ready site could run its
+  // leases and queued URLs at once, up to its lease cap; any other site
+  // runs its leases.
+  const uint64_t cap = opts_.site_max_leases;
+  const uint64_t could_run = site.leases + site.queued;
+  p.slots_ready = cap == 0 ? could_run : std::min(cap, could_run);
+  p.slots_other = cap == 0 ? site.leases : std::min(cap, site.leases);
   return p;
 }
 
@@ -444,6 +454,29 @@ void FrontierImpl::CountMove(SiteRecord* site,
     if (c > 0) c--;
   }
   if (to) counter(*to)++;
+  // The same states of the site's partition (PARTITION INFO).
+  PartitionCounts& part = part_counts_[PartitionOf(*site)];
+  auto part_counter = [&part](StoredState s) -> uint64_t* {
+    switch (PublicState(s)) {
+      case UrlState::kQueued:
+        return &part.queued;
+      case UrlState::kLeased:
+        return &part.leased;
+      case UrlState::kDone:
+        return &part.done;
+      case UrlState::kScheduled:
+      case UrlState::kDead:
+      case UrlState::kExcluded:
+        break;
+    }
+    return nullptr;
+  };
+  if (from) {
+    if (uint64_t* c = part_counter(*from); c != nullptr && *c > 0) (*c)--;
+  }
+  if (to) {
+    if (uint64_t* c = part_counter(*to); c != nullptr) (*c)++;
+  }
 }
 
 policy::PolitenessPolicy FrontierImpl::PolitenessPolicyOf() const {

@@ -481,7 +481,7 @@ Status FrontierImpl::RobotsSet(std::string_view origin_arg, int status,
     // A site parked for this origin's robots.txt may go now.
     site.next_allowed_ms = std::min(site.next_allowed_ms, now_ms + DelayOf(site));
     StoreSite(site_fp, site);
-    if (new_site) stats_.sites++;
+    if (new_site) CountNewSite(site);
     s = PlaceSite(t, site_fp, site, now_ms);
     if (!s.ok()) return s;
     return StartRecheck(t, origin_fp, &p, now_ms);

@@ -21,7 +21,7 @@ Status FrontierImpl::UpdateSite(
     change(&site);
     StoreSite(site_fp, site);
     s = PlaceSite(t, site_fp, site, now_ms);
-    if (s.ok() && new_site) stats_.sites++;
+    if (s.ok() && new_site) CountNewSite(site);
     return s;
   });
 }
@@ -262,6 +262,8 @@ StatusOr<uint64_t> FrontierImpl::DeleteSite(std::string_view site_arg,
     sched_.Remove(site_fp);
     blocks_.Set(site_fp, 0);  // a deleted site is no longer blocked
     if (stats_.sites > 0) stats_.sites--;
+    uint64_t& in_partition = part_counts_[PartitionOf(site)].sites;
+    if (in_partition > 0) in_partition--;
     return Status::OK();
   });
   if (!s.ok()) return s;

@@ -154,7 +154,7 @@ Status FrontierImpl::AddOne(DbTxn* t, const Resolved& url,
   StoreSite(site_fp, site);
   s = PlaceSite(t, site_fp, site, now_ms);
   if (!s.ok()) return s;
-  if (new_site) stats_.sites++;
+  if (new_site) CountNewSite(site);
   stats_.urls++;
   stats_.added++;
   *out = AddOutcome::kAdded;
@@ -190,7 +190,8 @@ StatusOr<AddOutcome> FrontierImpl::Add(std::string_view url,
   return outcome;
 }
 
-Status FrontierImpl::PopOne(DbTxn* t, int64_t lease_ms, int64_t now_ms,
+Status FrontierImpl::PopOne(DbTxn* t, std::optional<size_t> partition,
+                            int64_t lease_ms, int64_t now_ms,
                             std::vector<std::string>* out, bool* popped) {
   *popped = false;
   std::optional<std::pair<uint64_t, QueuePos>> first;
@@ -204,7 +205,7 @@ Status FrontierImpl::PopOne(DbTxn* t, int64_t lease_ms, int64_t now_ms,
   for (int turn = 0;; ++turn) {
     if (turn == kMaxHeldHeads) return Status::OK();
     sched_.Promote(now_ms);
-    first = sched_.FirstReady();
+    first = partition ? sched_.FirstReadyIn(*partition) : sched_.FirstReady();
     if (!first) return Status::OK();
     s = LoadSite(t, first->first, &site);
     if (s.ok()) s = LoadUrl(t, first->second.url, &rec);
@@ -239,6 +240,7 @@ Status FrontierImpl::PopOne(DbTxn* t, int64_t lease_ms, int64_t now_ms,
   if (s.ok() && robots_fetch && opts_.robots) s = NoteRobotsLeased(t, rec);
   if (!s.ok()) return s;
   stats_.popped++;
+  part_counts_[PartitionOf(site)].popped++;
   out->push_back(std::move(rec.url));
   *popped = true;
   return Status::OK();
@@ -247,17 +249,25 @@ Status FrontierImpl::PopOne(DbTxn* t, int64_t lease_ms, int64_t now_ms,
 StatusOr<std::vector<std::string>> FrontierImpl::Pop(size_t count,
                                                      int64_t lease_ms,
                                                      int64_t now_ms) {
+  return PopFrom(std::nullopt, count, lease_ms, now_ms);
+}
+
+StatusOr<std::vector<std::string>> FrontierImpl::PopFrom(
+    std::optional<size_t> partition, size_t count, int64_t lease_ms,
+    int64_t now_ms) {
   StatusOr<TickResult> tick = Tick(now_ms);
   if (!tick.ok()) return tick.status();
   std::vector<std::string> urls;
   sched_.Promote(now_ms);
-  if (count == 0 || sched_.ready_count() == 0) return urls;
+  const size_t ready =
+      partition ? sched_.ready_count_in(*partition) : sched_.ready_count();
+  if (count == 0 || ready == 0) return urls;
   if (lease_ms <= 0) lease_ms = opts_.lease_timeout_ms;
   Status s = RunWrite([&](DbTxn* t) {
     urls.clear();
     for (size_t i = 0; i < count; ++i) {
       bool popped = false;
-      Status ps = PopOne(t, lease_ms, now_ms, &urls, &popped);
+      Status ps = PopOne(t, partition, lease_ms, now_ms, &urls, &popped);
       if (!ps.ok()) return ps;
       if (!popped) break;
     }
@@ -344,6 +354,7 @@ StatusOr<bool> FrontierImpl::Confirm(std::string_view url,
     if (!ls.ok()) return ls;
     stats_.confirmed++;
     if (options.status) CountStatusClass(*options.status);
+    part_counts_[PartitionOf(site)].confirmed++;
     confirmed = true;
     return Status::OK();
   });

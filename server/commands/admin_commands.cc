@@ -107,6 +107,9 @@ void ConfigSet(CommandContext& ctx) {
       return;
     }
     seen.push_back(d);
+    // A repeatable directive's value replaces all of its values, as the
+    // value CONFIG GET shows for it does.
+    if (d->flags & kDirRepeatable) d->set(&updated, "");
     if (!d->set(&updated, value)) {
       // The value is not quoted back: it may be a password.
       ReplySetFailed(

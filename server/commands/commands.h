@@ -10,13 +10,15 @@
 //   admin_commands.cc         CONFIG SLOWLOG
 //   pubsub_commands.cc        SUBSCRIBE UNSUBSCRIBE PSUBSCRIBE
 //                             PUNSUBSCRIBE PUBLISH PUBSUB
-//   site_commands.cc          SITE INFO|LIST|TOP|DELAY|LIMIT|DELETE|HELP
+//   site_commands.cc          SITE INFO|LIST|TOP|DELAY|LIMIT|DELETE|BLOCK|HELP
+//   partition_commands.cc     PARTITION HINT, INFO's # Partitions
 // They are bound to names, arities and flags only in command_table.cc,
 // which has already checked the arity when a handler runs.
 #pragma once
 
 #include <array>
 #include <cstdint>
+#include <string>
 #include <string_view>
 #include <utility>
 
@@ -74,6 +76,11 @@ void PSubscribe(CommandContext& ctx);
 void PUnsubscribe(CommandContext& ctx);
 void Publish(CommandContext& ctx);
 void PubSubCommand(CommandContext& ctx);
+
+void PartitionCommand(CommandContext& ctx);
+void HintCommand(CommandContext& ctx);
+// Appends INFO's "# Partitions" section to `out`.
+void PartitionsSection(const CommandContext& ctx, std::string& out);
 
 // STATS's fields in their reply order; INFO's "# Frontier" uses the same.
 using StatsFields = std::array<std::pair<std::string_view, uint64_t>, 23>;

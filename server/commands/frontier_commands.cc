@@ -6,6 +6,7 @@
 #include "server/args.h"
 #include "server/commands/commands.h"
 #include "server/errors.h"
+#include "server/partitions.h"
 #include "server/reply.h"
 
 namespace frontier::commands {
@@ -27,6 +28,15 @@ bool ParseLease(std::optional<std::string_view> text, int64_t* lease_ms) {
   if (!ms || *ms <= 0) return false;
   *lease_ms = *ms;
   return true;
+}
+
+// PARTITION name: a partition of the map. Replies the error and returns
+// false if there is no such partition.
+bool CheckPartition(CommandContext& ctx, std::optional<std::string_view> name) {
+  if (!name) return true;
+  StatusOr<size_t> index = ResolvePartition(ctx.frontier, *name);
+  if (!index.ok()) ReplyStatus(ctx.reply, index.status());
+  return index.ok();
 }
 
 }  // namespace
@@ -91,10 +101,11 @@ void MAdd(CommandContext& ctx) {
   }
 }
 
-// POP [COUNT n] [LEASE secs]
+// POP [COUNT n] [LEASE secs] [PARTITION name]
 void Pop(CommandContext& ctx) {
-  static constexpr std::array<std::string_view, 2> kNames = {"COUNT", "LEASE"};
-  std::array<std::optional<std::string_view>, 2> values;
+  static constexpr std::array<std::string_view, 3> kNames = {"COUNT", "LEASE",
+                                                             "PARTITION"};
+  std::array<std::optional<std::string_view>, 3> values;
   if (!ParseNamedOptions(ctx.argv.subspan(1), kNames, values)) {
     ctx.reply.Error(errors::kSyntax);
     return;
@@ -109,7 +120,9 @@ void Pop(CommandContext& ctx) {
     ctx.reply.Error(errors::kLeaseSeconds);
     return;
   }
-  auto urls = ctx.frontier.Pop(count, lease_ms, ctx.now_ms);
+  if (!CheckPartition(ctx, values[2])) return;
+  auto urls = PopFromPartition(ctx.frontier, values[2].value_or(""), count,
+                               lease_ms, ctx.now_ms);
   if (!urls.ok()) {
     ReplyStatus(ctx.reply, urls.status());
     return;
@@ -117,7 +130,7 @@ void Pop(CommandContext& ctx) {
   ReplyPopped(ctx.reply, *urls, values[0].has_value());
 }
 
-// BPOP timeout [COUNT n] [LEASE secs]
+// BPOP timeout [COUNT n] [LEASE secs] [PARTITION name]
 void BPop(CommandContext& ctx) {
   std::optional<int64_t> timeout_ms = ParseDurationMs(ctx.argv[1]);
   if (!timeout_ms) {
@@ -128,8 +141,9 @@ void BPop(CommandContext& ctx) {
     ctx.reply.Error(errors::kTimeoutNegative);
     return;
   }
-  static constexpr std::array<std::string_view, 2> kNames = {"COUNT", "LEASE"};
-  std::array<std::optional<std::string_view>, 2> values;
+  static constexpr std::array<std::string_view, 3> kNames = {"COUNT", "LEASE",
+                                                             "PARTITION"};
+  std::array<std::optional<std::string_view>, 3> values;
   if (!ParseNamedOptions(ctx.argv.subspan(2), kNames, values)) {
     ctx.reply.Error(errors::kSyntax);
     return;
@@ -144,10 +158,14 @@ void BPop(CommandContext& ctx) {
     ctx.reply.Error(errors::kLeaseSeconds);
     return;
   }
+  if (!CheckPartition(ctx, values[2])) return;
+  request.partition = values[2].value_or("");
   // First come, first served: while others wait, a newcomer queues behind
-  // them even if URLs are ready now; the loop serves the queue in order.
+  // them even if URLs are ready now; the loop serves the queues in order
+  // (Server::ServeBlocked), each partition's and the any-partition one.
   if (ctx.stats.blocked_clients == 0) {
-    auto urls = ctx.frontier.Pop(request.count, request.lease_ms, ctx.now_ms);
+    auto urls = PopFromPartition(ctx.frontier, request.partition, request.count,
+                                 request.lease_ms, ctx.now_ms);
     if (!urls.ok()) {
       ReplyStatus(ctx.reply, urls.status());
       return;

@@ -184,10 +184,14 @@ void FrontierSection(const CommandContext& ctx, std::string& out) {
 
 using SectionFn = void (*)(const CommandContext&, std::string&);
 constexpr std::pair<std::string_view, SectionFn> kSections[] = {
-    {"server", ServerSection},           {"clients", ClientsSection},
-    {"persistence", PersistenceSection}, {"stats", StatsSection},
-    {"frontier", FrontierSection},       {"memory", MemorySection},
+    {"server", ServerSection},
+    {"clients", ClientsSection},
+    {"persistence", PersistenceSection},
+    {"stats", StatsSection},
+    {"frontier", FrontierSection},
+    {"memory", MemorySection},
     {"commandstats", CommandStatsSection},
+    {"partitions", PartitionsSection},
 };
 
 }  // namespace

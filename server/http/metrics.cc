@@ -8,6 +8,7 @@
 #include "server/command_table.h"
 #include "server/commands/commands.h"
 #include "server/histogram.h"
+#include "server/partitions.h"
 #include "server/stats_report.h"
 #include "server/version.h"
 
@@ -237,6 +238,58 @@ void RenderFrontier(Exposition& x, const StatsSources& src) {
            Number(sites.busy));
 }
 
+// One sample per partition of each family (docs/commands.md#partitions),
+// the same numbers as PARTITION INFO and HINT. Partition names hold no
+// character a label value must escape.
+void RenderPartitions(Exposition& x, const StatsSources& src) {
+  const partition::PartitionMap& map = src.frontier.options().partitions;
+  std::vector<PartitionStats> parts;
+  for (size_t i = 0; i < map.size(); ++i) {
+    parts.push_back(src.frontier.PartitionInfo(i));
+  }
+  auto label = [&map](size_t i) { return "partition=\"" + map.name(i) + "\""; };
+  struct Family {
+    const char* name;
+    const char* type;
+    const char* help;
+    uint64_t PartitionStats::*field;
+  };
+  static constexpr Family kFamilies[] = {
+      {"frontierd_partition_sites", "gauge", "Sites known, per partition.",
+       &PartitionStats::sites},
+      {"frontierd_partition_ready_sites", "gauge",
+       "Sites a POP could take a URL from now, per partition.",
+       &PartitionStats::ready_sites},
+      {"frontierd_partition_queued_urls", "gauge",
+       "URLs queued, per partition.", &PartitionStats::queued},
+      {"frontierd_partition_leased_urls", "gauge",
+       "URLs leased to workers, per partition.", &PartitionStats::leased},
+      {"frontierd_partition_capacity", "gauge",
+       "Fetches the partition could run at once under politeness now (the "
+       "n of its hints).",
+       &PartitionStats::capacity},
+      {"frontierd_partition_popped_total", "counter",
+       "URLs handed out since start, per partition.", &PartitionStats::popped},
+      {"frontierd_partition_confirmed_total", "counter",
+       "URLs confirmed since start, per partition.",
+       &PartitionStats::confirmed},
+  };
+  for (const Family& f : kFamilies) {
+    x.Family(f.name, f.type, f.help);
+    for (size_t i = 0; i < parts.size(); ++i) {
+      x.Sample(f.name, label(i), Number(parts[i].*f.field));
+    }
+  }
+  x.Family("frontierd_partition_waiting_clients", "gauge",
+           "BPOP clients waiting on the partition.");
+  for (size_t i = 0; i < parts.size(); ++i) {
+    const uint64_t waiting = WaitersOf(
+        src.frontier, i,
+        [&src](std::string_view name) { return src.control.WaitingOn(name); });
+    x.Sample("frontierd_partition_waiting_clients", label(i), Number(waiting));
+  }
+}
+
 void RenderPersistence(Exposition& x, const StatsSources& src, int64_t now_ms) {
   const ServerStats& s = src.stats;
   x.One("frontierd_log_flushes_total", "counter",
@@ -312,6 +365,7 @@ std::string RenderMetrics(const StatsSources& src, int64_t now_ms) {
   RenderServer(x, src, now_ms);
   RenderMemory(x, src);
   RenderFrontier(x, src);
+  RenderPartitions(x, src);
   RenderPersistence(x, src, now_ms);
   RenderCommands(x, src);
   return out;

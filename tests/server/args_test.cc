@@ -216,5 +216,42 @@ TEST(BlockedClientsTest, RemoveAnywhere) {
   EXPECT_EQ(q.EarliestDeadline(), std::nullopt);
 }
 
+TEST(BlockedClientsTest, OldestServableLooksOnlyAtPartitionsThatCanServe) {
+  BlockedClients q;
+  BlockRequest on_a = Until(0);
+  on_a.partition = "a";
+  BlockRequest on_b = Until(0);
+  on_b.partition = "b";
+  q.Add(1, on_b);
+  q.Add(2, on_a);
+  q.Add(3, Until(0));  // any partition
+  q.Add(4, on_a);
+  EXPECT_EQ(q.WaitingOn("a"), 2u);
+  EXPECT_EQ(q.WaitingOn("b"), 1u);
+  EXPECT_EQ(q.WaitingOn(""), 1u);
+  EXPECT_EQ(q.WaitingOn("c"), 0u);
+  std::vector<std::string> asked;
+  auto only_a = [&asked](std::string_view name) {
+    asked.emplace_back(name);
+    return name == "a";
+  };
+  ASSERT_NE(q.OldestServable(only_a), nullptr);
+  EXPECT_EQ(q.OldestServable(only_a)->conn_id, 2u);
+  auto any = [](std::string_view name) { return name.empty(); };
+  EXPECT_EQ(q.OldestServable(any)->conn_id, 3u);
+  auto every = [](std::string_view) { return true; };
+  EXPECT_EQ(q.OldestServable(every)->conn_id, 1u);
+  auto none = [](std::string_view) { return false; };
+  EXPECT_EQ(q.OldestServable(none), nullptr);
+  EXPECT_TRUE(q.Remove(2));
+  EXPECT_EQ(q.OldestServable(only_a)->conn_id, 4u);
+  EXPECT_EQ(q.WaitingOn("a"), 1u);
+  EXPECT_TRUE(q.Remove(4));
+  EXPECT_EQ(q.WaitingOn("a"), 0u);
+  EXPECT_EQ(q.OldestServable(only_a), nullptr);
+  EXPECT_EQ(q.TakeExpired(1).size(), 0u);
+  EXPECT_EQ(q.size(), 2u);
+}
+
 }  // namespace
 }  // namespace frontier

@@ -134,6 +134,21 @@ TEST_F(HttpTest, MetricsEqualStatsAndInfo) {
             std::stod(info["waiting_sites"]));
   EXPECT_EQ(m["frontierd_sites_by_state{state=\"busy\"}"],
             std::stod(info["busy_sites"]));
+  // Without partitions, `default` holds everything: its gauges are the
+  // frontier's.
+  const std::map<std::string, std::string> in_default = {
+      {"sites", "frontierd_partition_sites{partition=\"default\"}"},
+      {"ready_sites", "frontierd_partition_ready_sites{partition=\"default\"}"},
+      {"queued", "frontierd_partition_queued_urls{partition=\"default\"}"},
+      {"leased", "frontierd_partition_leased_urls{partition=\"default\"}"},
+      {"popped", "frontierd_partition_popped_total{partition=\"default\"}"},
+      {"confirmed",
+       "frontierd_partition_confirmed_total{partition=\"default\"}"},
+  };
+  for (const auto& [field, metric] : in_default) {
+    ASSERT_TRUE(m.count(metric)) << metric;
+    EXPECT_EQ(m[metric], stats[field]) << metric;
+  }
   EXPECT_NEAR(m["frontierd_recovery_duration_seconds"] * 1000,
               std::stod(info["recovery_time_ms"]), 0.5);
   EXPECT_EQ(m["frontierd_writes_refused"], 0);

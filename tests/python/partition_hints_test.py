@@ -1,0 +1,141 @@
+"""The frontier's hints to a partition's workers, heard with redis-py's
+pubsub() as a Python worker pool hears them, while the pool grows and
+drains (docs/commands.md#hint).
+
+    python3 partition_hints_test.py path/to/frontierd
+"""
+import sys
+import threading
+import time
+import unittest
+
+import redis
+
+import servers
+
+BINARY = None
+EDU = b"frontier:hints:edu"
+
+
+def wait_for(p, channel, data, timeout=5.0):
+    """Reads messages until `data` arrives on `channel`; returns the data of
+    every message on `channel` up to it, or fails after `timeout`."""
+    seen = []
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        m = p.get_message(timeout=0.05)
+        if m is None or m["type"] != "pmessage" or m["channel"] != channel:
+            continue
+        seen.append(m["data"])
+        if m["data"] == data:
+            return seen
+    raise AssertionError(f"no {data!r} on {channel!r} in {timeout} s; "
+                         f"saw {seen!r}")
+
+
+def messages_on(p, channel, seconds):
+    """The data of every message on `channel` within `seconds`."""
+    seen = []
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        m = p.get_message(timeout=0.05)
+        if m is not None and m["type"] == "pmessage" and \
+                m["channel"] == channel:
+            seen.append(m["data"])
+    return seen
+
+
+class PartitionHintsTest(unittest.TestCase):
+
+    def setUp(self):
+        self.server = servers.frontierd(
+            BINARY, "--partition", "edu", "edu", "--partition", "ex",
+            "example.com", "--politeness-delay", "0", "--site-max-leases",
+            "1", "--timer-ms", "10", "--hint-interval", "0.05").__enter__()
+        self.addCleanup(self.server.__exit__, None, None, None)
+        self.r = redis.Redis(host="127.0.0.1", port=self.server.port,
+                             socket_timeout=10)
+        self.addCleanup(self.r.close)
+        self.p = self.r.pubsub()
+        self.addCleanup(self.p.close)
+        self.p.psubscribe("frontier:hints:*")
+        m = None
+        deadline = time.monotonic() + 5
+        while m is None and time.monotonic() < deadline:
+            m = self.p.get_message(timeout=0.1)
+        self.assertEqual(m["type"], "psubscribe")
+        # The first hints (steady 0 everywhere) went out at start; let any
+        # late one pass.
+        messages_on(self.p, EDU, 0.2)
+
+    def hint(self, partition="edu"):
+        return self.r.execute_command("HINT", "PARTITION", partition)
+
+    def test_hints_follow_a_pool_that_grows_and_drains(self):
+        self.assertEqual(self.hint(), [b"steady", 0, 0, 0, 0])
+        for i in range(8):
+            self.assertEqual(self.r.execute_command(
+                "ADD", f"http://s{i}.mit.edu/"), 1)
+        # Eight sites ready, nobody fetching: hurry up.
+        wait_for(self.p, EDU, b"hurry-up 8")
+        self.assertEqual(self.hint(), [b"hurry-up", 8, 8, 0, 0])
+        # Unchanged advice is not repeated, however many intervals pass.
+        self.assertEqual(messages_on(self.p, EDU, 0.3), [])
+
+        # The pool grows to three workers with two URLs each: six of eight.
+        leased = []
+        for _ in range(3):
+            worker = redis.Redis(host="127.0.0.1", port=self.server.port,
+                                 socket_timeout=10)
+            self.addCleanup(worker.close)
+            urls = worker.execute_command("POP", "COUNT", "2", "PARTITION",
+                                          "edu")
+            self.assertEqual(len(urls), 2)
+            leased += urls
+        wait_for(self.p, EDU, b"steady 8")
+        self.assertEqual(self.hint(), [b"steady", 8, 2, 6, 0])
+
+        # The pool drains: the work is done and nothing is left.
+        rest = self.r.execute_command("POP", "COUNT", "5", "PARTITION", "edu")
+        self.assertEqual(len(rest), 2)
+        for url in leased + rest:
+            self.assertEqual(self.r.execute_command("CONFIRM", url), 1)
+        self.assertEqual(self.hint(), [b"steady", 0, 0, 0, 0])
+
+        # Idle workers wait in BPOP on an empty partition: slow down.
+        results = []
+
+        def idle_worker():
+            c = redis.Redis(host="127.0.0.1", port=self.server.port,
+                            socket_timeout=10)
+            try:
+                results.append(c.execute_command("BPOP", "1.5", "PARTITION",
+                                                 "edu"))
+            finally:
+                c.close()
+
+        threads = [threading.Thread(target=idle_worker) for _ in range(2)]
+        for t in threads:
+            t.start()
+        wait_for(self.p, EDU, b"slow-down 0")
+        self.assertEqual(self.hint(), [b"slow-down", 0, 0, 0, 2])
+        self.assertEqual(self.hint("ex"), [b"steady", 0, 0, 0, 0])
+        for t in threads:
+            t.join(timeout=10)
+        self.assertEqual(results, [None, None])
+        # They gave up: nobody waits, nothing to do.
+        wait_for(self.p, EDU, b"steady 0")
+        # Nothing of this concerned the other partition.
+        self.assertEqual(messages_on(self.p, b"frontier:hints:ex", 0.2), [])
+
+    def test_hint_without_partition_covers_every_partition(self):
+        self.r.execute_command("ADD", "http://a.edu/")
+        self.r.execute_command("ADD", "http://example.com/")
+        self.r.execute_command("ADD", "http://other.org/")
+        self.assertEqual(self.r.execute_command("HINT"),
+                         [b"hurry-up", 3, 3, 0, 0])
+
+
+if __name__ == "__main__":
+    BINARY = sys.argv.pop(1)
+    unittest.main()
