@@ -153,6 +153,7 @@ struct SiteInfo {
   int64_t block_until_ms = 0;   // 0: not blocked
   uint32_t backoffs = 0;
   uint64_t max_urls = 0;  // the URL cap in force; 0 = none
+  std::string partition;  // its partition's name; empty with no partitions
 };
 
 // SITE LIST's filter (docs/commands.md#site-list).

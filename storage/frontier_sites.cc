@@ -1,6 +1,7 @@
 // FrontierImpl: the operators' view of sites (SITE INFO, LIST, TOP, LIMIT,
 // DELETE; frontier.h, "Sites, for operators").
 #include <algorithm>
+#include <set>
 #include <unordered_set>
 
 #include "storage/coding.h"
@@ -52,6 +53,9 @@ StatusOr<std::optional<SiteInfo>> FrontierImpl::GetSiteInfo(
   info.block_until_ms = site.block_until_ms > now_ms ? site.block_until_ms : 0;
   info.backoffs = site.backoffs;
   info.max_urls = UrlCapOf(site);
+  if (!opts_.partitions.trivial()) {
+    info.partition = opts_.partitions.name(PartitionOf(site));
+  }
   return std::optional<SiteInfo>(std::move(info));
 }
 
@@ -212,6 +216,8 @@ StatusOr<uint64_t> FrontierImpl::DeleteSite(std::string_view site_arg,
     bdb::Cursor c;
     ls = c.Open(&urls_, t);
     cursors_.urls_at.reset();
+    std::set<uint64_t> origins;  // of the URLs removed: their robots.txt goes
+
     std::string key, value;
     if (ls.ok()) {
       ls = by_host ? c.Seek(EncodeSiteKey(site_fp), &key, &value)
@@ -243,6 +249,7 @@ StatusOr<uint64_t> FrontierImpl::DeleteSite(std::string_view site_arg,
         }
         if (ls.ok()) ls = c.DeleteCurrent();
         if (!ls.ok()) return ls;
+        origins.insert(Fingerprint(OriginOf(rec.url)));
         CountMove(&site, rec.state, std::nullopt);
         if (stats_.urls > 0) stats_.urls--;
         removed++;
@@ -253,6 +260,14 @@ StatusOr<uint64_t> FrontierImpl::DeleteSite(std::string_view site_arg,
     ls = c.Close();
     if (ls.ok()) ls = sites_.Delete(t, EncodeSiteKey(site_fp));
     if (!ls.ok()) return ls;
+    // The site's robots.txt rules and fetch state (policy.db): an origin
+    // belongs to one host, so to one site. An origin known only through
+    // ROBOTS SET, with no URL stored, keeps its record.
+    for (uint64_t origin_fp : origins) {
+      ls = policy_.Delete(t, EncodePolicyKey(origin_fp));
+      if (!ls.ok() && !ls.IsNotFound()) return ls;
+      policy_cache_.erase(origin_fp);
+    }
     // Whatever the transaction buffered or cached for the site goes too;
     // an abort clears the cache and re-places the touched sites.
     dirty_sites_.erase(site_fp);

@@ -5,6 +5,7 @@
 // site (DELAY, LIMIT, DELETE, BLOCK).
 #include <array>
 #include <optional>
+#include <span>
 #include <string>
 #include <string_view>
 
@@ -65,8 +66,11 @@ void SiteInfoCommand(CommandContext& ctx) {
       {"blocked-until", FormatUnixTime(s.block_until_ms)},
       {"backoffs", std::to_string(s.backoffs)},
       {"max-urls", std::to_string(s.max_urls)},
+      {"partition", s.partition},
   };
-  ReplyFields(ctx.reply, fields);
+  // `partition` only where partitions are configured (issue 9).
+  ReplyFields(ctx.reply, std::span(fields).first(
+                             std::size(fields) - (s.partition.empty() ? 1 : 0)));
 }
 
 // A site cursor: "0" or a decimal fingerprint, as SITE LIST returned it.

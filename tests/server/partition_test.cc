@@ -224,6 +224,12 @@ TEST_F(PartitionTest, ListInfoAndInfoSection) {
             "sites=2,ready_sites=2,queued=3,leased=1,done=0,waiting=0,"
             "popped=1,confirmed=0,advice=hurry-up,n=4");
   EXPECT_EQ(lines["partition_default"].substr(0, 8), "sites=0,");
+  // SITE INFO names the site's partition once partitions are configured.
+  Reply site = Cmd({"SITE", "INFO", "http://a.edu/1"});
+  ASSERT_TRUE(site.IsArray()) << site;
+  ASSERT_GE(site.elements.size(), 2u);
+  EXPECT_EQ(site.elements[site.elements.size() - 2].str, "partition");
+  EXPECT_EQ(site.elements.back().str, "edu");
 }
 
 TEST_F(PartitionTest, BadInputIsRefusedAndChangesNothing) {

@@ -445,5 +445,29 @@ TEST(PolicyRecordTest, RoundTripAndRefusal) {
   EXPECT_FALSE(DecodePolicyRecord(bytes, &back));
 }
 
+TEST_F(FrontierRobotsTest, SiteDeleteTakesTheRulesAndExclusionsWithIt) {
+  Open();
+  Add("http://a.test/public");
+  Add("http://a.test/private/x");
+  EXPECT_EQ(Pop(), Urls{"http://a.test/robots.txt"});
+  EXPECT_TRUE(Confirm("http://a.test/robots.txt", 200,
+                      "User-agent: *\nDisallow: /private\n"));
+  EXPECT_EQ(Pop(), Urls{"http://a.test/public"});
+  ASSERT_EQ(State("http://a.test/private/x"), UrlState::kExcluded);
+  ASSERT_EQ(RobotsState("http://a.test"), "ok");
+
+  auto removed = fr_->DeleteSite("a.test", now_);
+  ASSERT_TRUE(removed.ok()) << removed.status().ToString();
+  EXPECT_EQ(*removed, 3u);  // robots.txt, the leased page, the excluded one
+  EXPECT_EQ(RobotsState("http://a.test"), "none");
+  EXPECT_EQ(fr_->Stats().excluded, 0u);
+  auto seen = fr_->Seen("http://a.test/private/x");
+  ASSERT_TRUE(seen.ok());
+  EXPECT_FALSE(*seen);
+  // The site starts over: its robots.txt is fetched again first.
+  Add("http://a.test/private/x");
+  EXPECT_EQ(Pop(), Urls{"http://a.test/robots.txt"});
+}
+
 }  // namespace
 }  // namespace frontier
