@@ -1,19 +1,16 @@
 // Partitions in the storage layer: POP limited to one partition, the
 // per-partition counts, and re-mapping by UpdateOptions and at restart.
 #include <gtest/gtest.h>
-#include <stdlib.h>
 
 #include <algorithm>
-#include <filesystem>
 #include <string>
 #include <vector>
 
 #include "storage/frontier.h"
+#include "tests/storage/frontier_fixture.h"
 
 namespace frontier {
 namespace {
-
-constexpr int64_t kT0 = 1'700'000'000'000;
 
 partition::PartitionMap MapOf(std::string_view text) {
   partition::PartitionMap map;
@@ -22,31 +19,12 @@ partition::PartitionMap MapOf(std::string_view text) {
   return map;
 }
 
-class FrontierPartitionTest : public ::testing::Test {
+class FrontierPartitionTest : public FrontierFixture {
  protected:
   void SetUp() override {
-    char tmpl[] = "/tmp/frontier_partition_test_XXXXXX";
-    ASSERT_NE(mkdtemp(tmpl), nullptr);
-    dir_ = tmpl;
-    opts_.dir = dir_;
-    opts_.cache_bytes = 8 << 20;
-    opts_.politeness_delay_ms = 0;
+    FrontierFixture::SetUp();
     opts_.site_max_leases = 1;
     opts_.partitions = MapOf("edu edu, ex example.com");
-  }
-  void TearDown() override {
-    fr_.reset();
-    std::filesystem::remove_all(dir_);
-  }
-  void Open() {
-    fr_.reset();
-    auto f = Frontier::Open(opts_);
-    ASSERT_TRUE(f.ok()) << f.status().ToString();
-    fr_ = std::move(f).value();
-  }
-  void Add(std::string_view url) {
-    auto r = fr_->Add(url, "", {}, now_);
-    ASSERT_TRUE(r.ok()) << r.status().ToString();
   }
   std::vector<std::string> PopIn(std::string_view name, size_t n) {
     std::optional<size_t> p = fr_->options().partitions.Find(name);
@@ -61,11 +39,6 @@ class FrontierPartitionTest : public ::testing::Test {
     EXPECT_TRUE(p) << name;
     return fr_->PartitionInfo(p.value_or(0));
   }
-
-  std::string dir_;
-  FrontierOptions opts_;
-  std::unique_ptr<Frontier> fr_;
-  int64_t now_ = kT0;
 };
 
 TEST_F(FrontierPartitionTest, PopPartitionHandsOutOnlyItsSites) {

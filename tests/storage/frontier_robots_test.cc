@@ -3,49 +3,27 @@
 // expiry, Crawl-delay, the re-check and durability, with the clock passed
 // in by the test.
 #include <gtest/gtest.h>
-#include <stdlib.h>
 
 #include <algorithm>
-#include <filesystem>
 #include <set>
 #include <string>
 #include <vector>
 
 #include "storage/frontier.h"
 #include "storage/policy_records.h"
+#include "tests/storage/frontier_fixture.h"
 
 namespace frontier {
 namespace {
 
-constexpr int64_t kT0 = 1'700'000'000'000;
 constexpr int64_t kDay = 86'400'000;
 
-class FrontierRobotsTest : public ::testing::Test {
+class FrontierRobotsTest : public FrontierFixture {
  protected:
   void SetUp() override {
-    char tmpl[] = "/tmp/frontier_robots_test_XXXXXX";
-    ASSERT_NE(mkdtemp(tmpl), nullptr);
-    dir_ = tmpl;
-    opts_.dir = dir_;
-    opts_.cache_bytes = 8 << 20;
-    opts_.politeness_delay_ms = 0;
-    opts_.site_max_leases = 0;
+    FrontierFixture::SetUp();
     opts_.robots = true;
     opts_.robots_agent = "testbot";
-  }
-  void TearDown() override {
-    fr_.reset();
-    std::filesystem::remove_all(dir_);
-  }
-  void Open() {
-    fr_.reset();
-    auto f = Frontier::Open(opts_);
-    ASSERT_TRUE(f.ok()) << f.status().ToString();
-    fr_ = std::move(f).value();
-  }
-  void Add(std::string_view url) {
-    auto r = fr_->Add(url, "", {}, now_);
-    ASSERT_TRUE(r.ok()) << r.status().ToString();
   }
   std::vector<std::string> Pop(size_t n = 100) {
     auto r = fr_->Pop(n, 0, now_);
@@ -78,16 +56,8 @@ class FrontierRobotsTest : public ::testing::Test {
     EXPECT_TRUE(r.ok()) << r.status().ToString();
     return r.ok() && r->has_value() ? (*r)->state : "none";
   }
-  void Tick() {
-    auto r = fr_->Tick(now_);
-    ASSERT_TRUE(r.ok()) << r.status().ToString();
-  }
 
   using Urls = std::vector<std::string>;
-  std::string dir_;
-  FrontierOptions opts_;
-  std::unique_ptr<Frontier> fr_;
-  int64_t now_ = kT0;
 };
 
 TEST_F(FrontierRobotsTest, RobotsTxtGoesFirstOncePerOrigin) {
