@@ -15,6 +15,7 @@
 
 #include <algorithm>
 #include <cerrno>
+#include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <filesystem>
@@ -620,6 +621,42 @@ TempDir::~TempDir() {
   std::filesystem::remove_all(path_, ec);
 }
 
+namespace {
+// True if process `pid` holds a socket listening on 127.0.0.1:`port`
+// (/proc/net/tcp names the listening socket's inode, /proc/<pid>/fd the
+// process's sockets). Tests pick ports concurrently, and a server started
+// again on its old port may lose it to another test's server: a PING on
+// the port then answers from the wrong process, and that test's commands
+// would change another test's data.
+bool ListensOn(pid_t pid, int port) {
+  std::ifstream tcp("/proc/net/tcp");
+  std::string line;
+  std::getline(tcp, line);  // the header
+  char want[16];
+  std::snprintf(want, sizeof(want), "0100007F:%04X", port);
+  std::string inode;
+  while (std::getline(tcp, line)) {
+    std::istringstream fields(line);
+    std::string slot, local, remote, state, queues, timer, retr, uid, timeout;
+    fields >> slot >> local >> remote >> state >> queues >> timer >> retr >>
+        uid >> timeout >> inode;
+    if (local == want && state == "0A") break;  // 0A: TCP_LISTEN
+    inode.clear();
+  }
+  if (inode.empty()) return false;
+  const std::string target = "socket:[" + inode + "]";
+  std::error_code ec;
+  const std::string fd_dir = "/proc/" + std::to_string(pid) + "/fd";
+  for (const auto& entry : std::filesystem::directory_iterator(fd_dir, ec)) {
+    std::error_code link_ec;
+    if (std::filesystem::read_symlink(entry.path(), link_ec) == target) {
+      return true;
+    }
+  }
+  return false;
+}
+}  // namespace
+
 int PickFreePort() {
   int fd = socket(AF_INET, SOCK_STREAM, 0);
   if (fd < 0) return 0;
@@ -735,6 +772,11 @@ FrontierdProcess::~FrontierdProcess() {
     if (ready_probe_) {
       last_error = ready_probe_();
       if (last_error.empty()) return ::testing::AssertionSuccess();
+      std::this_thread::sleep_for(kPollInterval);
+      continue;
+    }
+    if (!ListensOn(pid_, port_)) {  // a PING would reach someone else
+      last_error = "not listening on port " + std::to_string(port_) + " yet";
       std::this_thread::sleep_for(kPollInterval);
       continue;
     }
