@@ -15,7 +15,7 @@ namespace frontier {
 namespace {
 
 constexpr uint64_t kBound = 50;
-constexpr int kBigUrls = 2500;  // three slices of Tick's removal
+constexpr int kBigUrls = 2500;  // ten slices of Tick's removal
 
 class FrontierSiteDeleteTest : public FrontierFixture {
  protected:
