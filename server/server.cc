@@ -45,6 +45,8 @@ Server::Server(Config& config, Frontier& frontier, ServerStats& stats)
                                         [this] { RunTick(); });
   wake_timer_ =
       std::make_unique<Timer>(base, Timer::Kind::kOnce, [this] { RunTick(); });
+  tick_again_timer_ =
+      std::make_unique<Timer>(base, Timer::Kind::kOnce, [this] { RunTick(); });
   checkpoint_timer_ = std::make_unique<Timer>(base, Timer::Kind::kPeriodic,
                                               [this] { RunCheckpoint(); });
   fsync_timer_ = std::make_unique<Timer>(base, Timer::Kind::kPeriodic,
@@ -610,7 +612,11 @@ void Server::RunTick() {
     }
     if (!r->more_due) return;
   }
-  tick_timer_->Fire();  // more is due: continue in the next pass
+  // More is due: continue in the next pass, after the loop has polled the
+  // connections (an event made active from its own callback would run
+  // again before any I/O, and a long backlog, such as a large SITE
+  // DELETE's removal, would stall every client until it is done).
+  tick_again_timer_->Start(0);
 }
 
 void Server::RunHints() {
@@ -757,6 +763,7 @@ void Server::BeginShutdown(bool nosave, const char* why) {
 void Server::DrainOutputs() {
   tick_timer_->Stop();
   wake_timer_->Stop();
+  tick_again_timer_->Stop();
   checkpoint_timer_->Stop();
   fsync_timer_->Stop();
   resume_timer_->Stop();

@@ -223,6 +223,7 @@ class Server : private ConnectionEvents,
 
   std::unique_ptr<Timer> tick_timer_;        // every timer-ms: Tick()
   std::unique_ptr<Timer> wake_timer_;        // next BPOP deadline / due time
+  std::unique_ptr<Timer> tick_again_timer_;  // next pass: more Tick() due
   std::unique_ptr<Timer> checkpoint_timer_;  // every checkpoint-interval
   std::unique_ptr<Timer> fsync_timer_;       // everysec: FlushLog()
   std::unique_ptr<Timer> resume_timer_;      // next pass: ResumeUnblocked()

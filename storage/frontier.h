@@ -336,13 +336,16 @@ class Frontier {
   virtual Status SetSiteLimit(std::string_view site, uint64_t max_urls,
                               int64_t now_ms) = 0;
   // Removes the site's record and all its URLs (queue entries, leases,
-  // retry and recrawl dates) in one transaction and returns how many URLs
-  // it removed (0 for an unknown site). Once it returns, none of them is
-  // handed out and Seen() says false for each. To bound the transaction
-  // it reads at most kDeleteSiteMaxRecords URL records: under
-  // politeness-scope host the site's own (its host's key range), under
-  // domain every URL record (a domain's hosts have no index). Beyond that
-  // it fails with InvalidArgument and changes nothing.
+  // retry and recrawl dates) and returns how many URLs the site had (0
+  // for an unknown site). Once it returns, none of them is handed out,
+  // Seen() says false for each and the counters no longer hold them. A
+  // site whose removal reads at most kDeleteSiteMaxRecords URL records
+  // (under politeness-scope host the site's own, its host's key range;
+  // under domain every URL record: a domain's hosts have no index) is
+  // removed in this one transaction. A larger one leaves a durable
+  // tombstone: its records read as absent, Tick() removes them in
+  // bounded slices (TickResult::more_due while some remain; a restart
+  // resumes), and an Add() of one of its URLs is refused until then.
   static constexpr uint64_t kDeleteSiteMaxRecords = 100'000;
   virtual StatusOr<uint64_t> DeleteSite(std::string_view site,
                                         int64_t now_ms) = 0;

@@ -105,8 +105,9 @@ StatusOr<std::vector<StatusOr<bool>>> FrontierImpl::SeenMany(
       }
       loaded = &target.key;
     }
-    // Two URLs with one fingerprint: the record names the one stored.
-    results[i] = rec.url == target.norm.url;
+    // Two URLs with one fingerprint: the record names the one stored. A
+    // record of a site being deleted is gone already (LoadUrl).
+    results[i] = rec.url == target.norm.url && !IsDeleted(rec);
   }
   s = cursor.Close();
   if (!s.ok()) return s;

@@ -4,6 +4,7 @@
 
 #include <atomic>
 #include <functional>
+#include <map>
 #include <memory>
 #include <mutex>
 #include <optional>
@@ -153,6 +154,12 @@ class FrontierImpl final : public Frontier {
   // failed write may, so that every call returns DB_RUNRECOVERY until
   // RetryWrites() reopens it.
   Status PanicForTesting();
+  // Tests only: the URL records a SITE DELETE may read in its own
+  // transaction (Frontier::kDeleteSiteMaxRecords); a larger site is
+  // removed in the background.
+  void SetDeleteSiteBoundForTesting(uint64_t records) {
+    delete_site_bound_ = records;
+  }
 
  private:
   // A URL as the client gave it, normalised and keyed.
@@ -279,8 +286,29 @@ class FrontierImpl final : public Frontier {
                          PolicyRecord* rec);
   Status StorePolicy(DbTxn* t, uint64_t origin_fp, const PolicyRecord& rec);
 
+  // --- SITE DELETE of a large site (frontier_site_delete.cc) ---
+  //
+  // Inside DeleteSite's transaction: deletes the site record and stores
+  // its tombstone (meta.db "deleting:<fp>"); its URL records stay, and
+  // are removed by Tick in bounded slices. The caller adds the site to
+  // deleting_ once the transaction commits.
+  Status TombstoneSite(DbTxn* t, uint64_t site_fp, const SiteRecord& site);
+  // Takes the deleted `site` out of the scheduler, the caches and the
+  // counters (its URL counts too when `with_urls`: the tombstone's case).
+  void ForgetSite(uint64_t site_fp, const SiteRecord& site, bool with_urls);
+  // Tick's share: one slice of the removal of the first deleting site.
+  Status TickDeletes(TickResult* result);
+  // The tombstones, from meta.db at start.
+  Status LoadDeleting();
+  // True if `rec` belongs to a site being removed: every verb treats it
+  // as absent (LoadUrl returns NotFound for it).
+  bool IsDeleted(const UrlRecord& rec) const {
+    return !deleting_.empty() && deleting_.contains(rec.site_fp);
+  }
+
   // Record access inside transaction `t`. Load* return NotFound if absent
-  // and Corruption if the bytes do not decode.
+  // (or if the URL's site is being deleted) and Corruption if the bytes
+  // do not decode.
   Status LoadUrl(DbTxn* t, const UrlKey& key, UrlRecord* rec);
   Status StoreUrl(DbTxn* t, const UrlKey& key, const UrlRecord& rec);
   // Stores `rec` only if `key` is absent (*inserted says if it was).
@@ -445,6 +473,13 @@ class FrontierImpl final : public Frontier {
   // The same for policy records (POP reads its head's origin's record);
   // written through, emptied on any aborted transaction.
   std::unordered_map<uint64_t, PolicyRecord> policy_cache_;
+  // Sites whose URL records Tick is removing (SITE DELETE of a large
+  // site), by fingerprint, each with the urls.db key its next slice
+  // starts at. The position is not stored: after a restart the removal
+  // starts over at the site's first key (host scope) or at the first
+  // record of urls.db (domain scope).
+  std::map<uint64_t, std::string> deleting_;
+  uint64_t delete_site_bound_ = Frontier::kDeleteSiteMaxRecords;
   // Origins whose excluded URLs wait for a re-check (Tick works them off).
   std::set<uint64_t> rechecks_;
   std::mt19937_64 robots_rng_{std::random_device{}()};  // back-off jitter

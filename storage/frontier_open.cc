@@ -170,6 +170,7 @@ Status FrontierImpl::OpenEnvironment(int64_t start) {
   if (s.ok()) s = CheckLayout();
   if (s.ok()) s = RebuildScheduler();
   if (s.ok()) s = LoadRechecks();
+  if (s.ok()) s = LoadDeleting();
   open_ms_ = SteadyMs() - start;
   return s;
 }

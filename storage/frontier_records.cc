@@ -139,6 +139,8 @@ Status FrontierImpl::LoadUrl(DbTxn* t, const UrlKey& key, UrlRecord* rec) {
   if (!DecodeUrlRecord(value, rec)) {
     return Status::Corruption("undecodable URL record");
   }
+  // A record of a site being deleted awaits Tick's removal: it is gone.
+  if (IsDeleted(*rec)) return Status::NotFound("URL of a deleted site");
   return Status::OK();
 }
 

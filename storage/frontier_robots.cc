@@ -492,8 +492,14 @@ StatusOr<std::optional<bool>> FrontierImpl::RobotsCheck(std::string_view url) {
   StatusOr<Resolved> target = Resolve(url, "invalid URL");
   if (!target.ok()) return target.status();
   const std::string origin = OriginOf(target->norm);
+  // A site being deleted keeps its policy records until Tick removes
+  // them; it is unknown already.
+  const bool deleted = deleting_.contains(
+      SiteFor(target->norm.host, target->key.host_fp, opts_.politeness_scope)
+          .fp);
   PolicyRecord p;
-  Status s = LoadPolicy(nullptr, Fingerprint(origin), &p);
+  Status s = deleted ? Status::NotFound("site deleted")
+                     : LoadPolicy(nullptr, Fingerprint(origin), &p);
   if (s.IsNotFound() || (s.ok() && p.rules.empty())) {
     return std::optional<bool>();
   }

@@ -192,8 +192,10 @@ StatusOr<uint64_t> FrontierImpl::DeleteSite(std::string_view site_arg,
   const uint64_t site_fp = Fingerprint(*name);
   const bool by_host = opts_.politeness_scope == SiteScope::kHost;
   uint64_t removed = 0;
+  bool tombstoned = false;
   Status s = RunWrite([&](DbTxn* t) {
     removed = 0;
+    tombstoned = false;
     SiteRecord site;
     Status ls = LoadSite(t, site_fp, &site);
     if (ls.IsNotFound()) return Status::OK();
@@ -203,15 +205,13 @@ StatusOr<uint64_t> FrontierImpl::DeleteSite(std::string_view site_arg,
     // range of U (site_fp is the host's fingerprint). A domain's hosts
     // have no index, so under domain scope every URL record is read.
     const uint64_t to_read = by_host ? site.urls : stats_.urls;
-    if (to_read > kDeleteSiteMaxRecords) {
-      return Status::InvalidArgument(
-          "site '" + *name + "' is too large to delete: it would read " +
-          std::to_string(to_read) +
-          " URL records in one transaction, more "
-          "than the " +
-          std::to_string(kDeleteSiteMaxRecords) + " allowed" +
-          (by_host ? ""
-                   : " (under politeness-scope domain every URL is read)"));
+    if (to_read > delete_site_bound_) {
+      // Too many for one transaction: Tick removes the records later.
+      removed = site.urls;
+      tombstoned = true;
+      ls = TombstoneSite(t, site_fp, site);
+      if (ls.ok()) ForgetSite(site_fp, site, /*with_urls=*/true);
+      return ls;
     }
     bdb::Cursor c;
     ls = c.Open(&urls_, t);
@@ -268,20 +268,14 @@ StatusOr<uint64_t> FrontierImpl::DeleteSite(std::string_view site_arg,
       if (!ls.ok() && !ls.IsNotFound()) return ls;
       policy_cache_.erase(origin_fp);
     }
-    // Whatever the transaction buffered or cached for the site goes too;
-    // an abort clears the cache and re-places the touched sites.
-    dirty_sites_.erase(site_fp);
-    site_cache_.erase(site_fp);
-    head_changes_.erase(site_fp);
-    touched_sites_.insert(site_fp);
-    sched_.Remove(site_fp);
-    blocks_.Set(site_fp, 0);  // a deleted site is no longer blocked
-    if (stats_.sites > 0) stats_.sites--;
-    uint64_t& in_partition = part_counts_[PartitionOf(site)].sites;
-    if (in_partition > 0) in_partition--;
+    ForgetSite(site_fp, site, /*with_urls=*/false);
     return Status::OK();
   });
   if (!s.ok()) return s;
+  if (tombstoned) {
+    deleting_[site_fp] =
+        by_host ? std::string(EncodeSiteKey(site_fp)) : std::string();
+  }
   return removed;
 }
 

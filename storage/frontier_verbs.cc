@@ -115,6 +115,13 @@ Status FrontierImpl::AddOne(DbTxn* t, const Resolved& url,
   const SiteRef site_of =
       SiteFor(url.norm.host, url.key.host_fp, opts_.politeness_scope);
   const uint64_t site_fp = site_of.fp;
+  if (deleting_.contains(site_fp)) {
+    // Its old records still await Tick's removal, and a new record could
+    // not be told from them: refused until the removal ends (SITE DELETE).
+    *out = AddOutcome::kRefused;
+    stats_.refused++;
+    return Status::OK();
+  }
   SiteRecord site;
   Status s = LoadSite(t, site_fp, &site);
   const bool new_site = s.IsNotFound();

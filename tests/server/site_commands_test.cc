@@ -1,9 +1,12 @@
 // End to end: the SITE command family (INFO, LIST, TOP, DELAY, LIMIT,
 // DELETE, HELP), its roles, its bad inputs and its durability.
+#include <algorithm>
+#include <chrono>
 #include <map>
 #include <memory>
 #include <set>
 #include <string>
+#include <thread>
 #include <utility>
 #include <vector>
 
@@ -166,6 +169,42 @@ TEST_F(SiteCommandsTest, DeleteRemovesTheSiteAndItsUrls) {
   EXPECT_EQ(stats["urls"], 1);
   EXPECT_EQ(stats["sites"], 1);
   EXPECT_EQ(Cmd({"SITE", "DELETE", "a.com"}), Int(0));
+}
+
+// Above the one-transaction bound (100,000 URL records): gone at the
+// reply, and the server's ticks remove the records in the background,
+// after which the site's URLs can be added again.
+TEST_F(SiteCommandsTest, DeleteOfASiteAboveTheBoundRemovesItInTheBackground) {
+  constexpr int kUrls = 100'001;
+  constexpr int kBatch = 10'000;
+  for (int at = 0; at < kUrls; at += kBatch) {
+    std::vector<std::string> cmd = {"MADD", ""};
+    for (int i = at; i < std::min(at + kBatch, kUrls); ++i) {
+      cmd.push_back("http://big.com/" + std::to_string(i));
+    }
+    ASSERT_TRUE(Cmd(cmd).IsArray());
+  }
+  ASSERT_EQ(Cmd({"ADD", "http://keep.com/"}), Int(1));
+  ASSERT_EQ(Stats()["urls"], kUrls + 1);
+
+  EXPECT_EQ(Cmd({"SITE", "DELETE", "big.com"}), Int(kUrls));
+  EXPECT_EQ(Cmd({"SEEN", "http://big.com/7"}), Int(0));
+  EXPECT_EQ(Cmd({"SITE", "INFO", "big.com"}), Nil());
+  auto stats = Stats();
+  EXPECT_EQ(stats["urls"], 1);
+  EXPECT_EQ(stats["queued"], 1);
+  EXPECT_EQ(stats["sites"], 1);
+  EXPECT_EQ(Cmd({"POP", "COUNT", "10"}), BulkArray({"http://keep.com/"}));
+  // ADD is refused (-1) until the removal ends, then adds the URL anew.
+  Reply added;
+  for (int i = 0; i < 600; ++i) {
+    added = Cmd({"ADD", "http://big.com/0"});
+    if (!(added == Int(-1))) break;
+    std::this_thread::sleep_for(std::chrono::milliseconds(100));
+  }
+  EXPECT_EQ(added, Int(1));
+  EXPECT_EQ(Cmd({"SEEN", "http://big.com/1"}), Int(0));
+  EXPECT_EQ(Stats()["urls"], 2);
 }
 
 TEST_F(SiteCommandsTest, ChangesSurviveKill9) {

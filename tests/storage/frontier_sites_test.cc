@@ -412,30 +412,5 @@ TEST_F(FrontierSitesTest, DeleteUnderDomainScopeTakesEveryHost) {
   EXPECT_EQ(Pop(10), std::vector<std::string>{"http://b.com/1"});
 }
 
-TEST_F(FrontierSitesTest, DeleteOfATooLargeSiteIsRefusedAndChangesNothing) {
-  Open();
-  const uint64_t n = Frontier::kDeleteSiteMaxRecords + 1;
-  std::vector<std::string> urls;
-  for (uint64_t i = 0; i < n; ++i) {
-    urls.push_back("http://big.com/" + std::to_string(i));
-  }
-  for (size_t at = 0; at < urls.size(); at += 10'000) {
-    std::vector<std::string_view> batch(
-        urls.begin() + static_cast<ptrdiff_t>(at),
-        urls.begin() +
-            static_cast<ptrdiff_t>(std::min(at + 10'000, urls.size())));
-    ASSERT_TRUE(fr_->AddMany("", batch, now_).ok());
-  }
-  ASSERT_EQ(Site("big.com").queued, n);
-  auto removed = fr_->DeleteSite("big.com", now_);
-  ASSERT_TRUE(removed.status().IsInvalidArgument());
-  EXPECT_NE(removed.status().message().find("too large to delete"),
-            std::string::npos)
-      << removed.status().message();
-  EXPECT_EQ(Site("big.com").queued, n);
-  EXPECT_TRUE(Seen("http://big.com/0"));
-  EXPECT_EQ(fr_->Stats().urls, n);
-}
-
 }  // namespace
 }  // namespace frontier
