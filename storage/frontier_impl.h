@@ -395,14 +395,13 @@ class FrontierImpl final : public Frontier {
   // or scheduled for now_ms + delay_ms.
   Status Requeue(DbTxn* t, const UrlKey& key, UrlRecord* rec,
                  SiteRecord* site, int64_t delay_ms, int64_t now_ms);
-  // Takes `rec` out of the queue, its lease (EndLease) or its Qc date,
-  // whichever its state holds (nothing for done, dead, excluded), before a
-  // state change.
+  // Takes `rec` out of the queue, its lease or its Qc date, whichever its
+  // state holds (nothing for done, dead, excluded), before a state change.
   Status Detach(DbTxn* t, const UrlKey& key, const UrlRecord& rec,
                 SiteRecord* site);
-  // Ends a lease: the site's lease count. The lease's Qc entry is left
-  // for the Qc procedure to drop when it comes due (lazy Qc; FireTimer).
-  void EndLease(SiteRecord* site);
+  // Ends a lease held by `rec` (timer entry and the site's lease count).
+  Status EndLease(DbTxn* t, const UrlKey& key, const UrlRecord& rec,
+                  SiteRecord* site);
 
   // The part of Init() after the directory lock: the environment (with
   // recovery), the databases, the layout check and the scheduler. Also

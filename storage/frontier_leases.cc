@@ -37,9 +37,9 @@ StatusOr<bool> FrontierImpl::Extend(std::string_view url, int64_t lease_ms,
     bool leased = false;
     Status ls = LoadLeased(t, *target, &rec, &leased);
     if (!ls.ok() || !leased) return ls;
-    // The lease's Qc entry is its deadline: a new one. The old entry is
-    // left to the Qc procedure, which drops it when it comes due (its T
-    // is no longer the record's due_ms).
+    // The lease's Qc entry is its deadline: move it.
+    ls = RemoveTimer(t, rec.due_ms, key);
+    if (!ls.ok()) return ls;
     rec.due_ms = now_ms + lease_ms;
     ls = AddTimer(t, rec.due_ms, key);
     if (ls.ok()) ls = StoreUrl(t, key, rec);
@@ -67,9 +67,8 @@ StatusOr<bool> FrontierImpl::Release(std::string_view url, int64_t delay_ms,
     if (!ls.ok() || !leased) return ls;
     SiteRecord site;
     ls = LoadSite(t, rec.site_fp, &site);
-    if (!ls.ok()) return ls;
-    EndLease(&site);
-    ls = Requeue(t, key, &rec, &site, delay_ms, now_ms);
+    if (ls.ok()) ls = EndLease(t, key, rec, &site);
+    if (ls.ok()) ls = Requeue(t, key, &rec, &site, delay_ms, now_ms);
     if (ls.ok()) ls = StoreUrl(t, key, rec);
     if (!ls.ok()) return ls;
     // Not a fetch: the attempts and the site's next-allowed time stay.

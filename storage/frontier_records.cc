@@ -324,12 +324,10 @@ Status FrontierImpl::RemoveTimer(DbTxn* t, int64_t due_ms, const UrlKey& key) {
   return s.ok() ? c->DeleteCurrent() : s;
 }
 
-void FrontierImpl::EndLease(SiteRecord* site) {
-  // The lease's Qc entry stays (lazy Qc, Dorosz 2.6 step 5): FireTimer
-  // drops it when it comes due, since the record's due_ms no longer
-  // matches it (or, if a new lease has the very same deadline, the one
-  // key stands for that lease).
+Status FrontierImpl::EndLease(DbTxn* t, const UrlKey& key,
+                              const UrlRecord& rec, SiteRecord* site) {
   if (site->leases > 0) site->leases--;
+  return RemoveTimer(t, rec.due_ms, key);
 }
 
 Status FrontierImpl::Detach(DbTxn* t, const UrlKey& key, const UrlRecord& rec,
@@ -338,8 +336,7 @@ Status FrontierImpl::Detach(DbTxn* t, const UrlKey& key, const UrlRecord& rec,
     case StoredState::kQueued:
       return Dequeue(t, key, rec, site);
     case StoredState::kLeased:
-      EndLease(site);
-      break;
+      return EndLease(t, key, rec, site);
     case StoredState::kScheduledRetry:
     case StoredState::kScheduledRecrawl:
       return RemoveTimer(t, rec.due_ms, key);

@@ -18,12 +18,6 @@ Status FrontierImpl::FireTimer(DbTxn* t, const UrlKey& key, int64_t due_ms,
   Status s = LoadUrl(t, key, &rec);
   if (s.IsNotFound()) return Status::OK();  // nothing to do for a stray key
   if (!s.ok()) return s;
-  // Lazy Qc (Dorosz 2.6 step 5): CONFIRM, FAIL, RELEASE and EXTEND leave
-  // the lease's entry behind, and it is dropped here, when it comes due,
-  // with no effect. An entry acts only if its T is the record's due_ms,
-  // so a stale one never ends a later lease of the same URL: that lease
-  // has its own deadline, and one with the very same deadline has the
-  // very same key.
   if (rec.due_ms != due_ms) return Status::OK();  // superseded entry
   SiteRecord site;
   s = LoadSite(t, rec.site_fp, &site);

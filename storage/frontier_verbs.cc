@@ -320,7 +320,7 @@ StatusOr<bool> FrontierImpl::Confirm(std::string_view url,
         ls = Dequeue(t, key, rec, &site);
         break;
       case StoredState::kLeased:
-        EndLease(&site);
+        ls = EndLease(t, key, rec, &site);
         break;
       case StoredState::kScheduledRetry:
       case StoredState::kScheduledRecrawl:
@@ -392,8 +392,8 @@ StatusOr<bool> FrontierImpl::Fail(std::string_view url,
     }
     SiteRecord site;
     ls = LoadSite(t, rec.site_fp, &site);
+    if (ls.ok()) ls = EndLease(t, key, rec, &site);
     if (!ls.ok()) return ls;
-    EndLease(&site);
     // A back-off blocks the site instead of counting an attempt: a site
     // that rate-limits does not kill its URLs.
     const bool backoff = IsBackoffStatus(options.status);
