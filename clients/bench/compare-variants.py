@@ -17,7 +17,10 @@ medians per variant and their ratios to the first variant.
       "popularity=build-bench/frontierd --order popularity"
 
 Bench arguments (after the variants' defaults) go in --bench-args; the
-default is the crawl workload of the issue-9 measurement.
+default is the crawl workload of the issue-9 measurement. --setup-args
+runs a bench first on the same server (say, an add that fills the queue
+for pop-confirm), and the CPU per operation then covers only the
+measured run.
 Exit status: 0 if every run passed the bench's checks, 1 otherwise.
 """
 import argparse
@@ -57,7 +60,14 @@ def cpu_seconds(pid):
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
-def run_once(command, bench, bench_args, workdir):
+def run_bench(bench, port, bench_args):
+    out = subprocess.run([bench, "-p", str(port), "--json"] + bench_args,
+                         capture_output=True, text=True, timeout=900)
+    lines = [l for l in out.stdout.splitlines() if l.startswith("{")]
+    return (json.loads(lines[-1]) if lines else {}), out.returncode
+
+
+def run_once(command, bench, bench_args, workdir, setup_args):
     port = free_port()
     data = tempfile.mkdtemp(dir=workdir)
     argv = shlex.split(command) + [
@@ -69,12 +79,15 @@ def run_once(command, bench, bench_args, workdir):
     try:
         if not wait_ready(port, server):
             sys.exit("compare-variants: server did not start: " + command)
-        out = subprocess.run([bench, "-p", str(port), "--json"] + bench_args,
-                             capture_output=True, text=True, timeout=900)
-        lines = [l for l in out.stdout.splitlines() if l.startswith("{")]
-        result = json.loads(lines[-1]) if lines else {}
-        result["server_cpu_s"] = cpu_seconds(server.pid)
-        return result, out.returncode
+        cpu_before = 0.0
+        if setup_args:
+            _, rc = run_bench(bench, port, setup_args)
+            if rc != 0:
+                return {"server_cpu_s": 0.0}, rc
+            cpu_before = cpu_seconds(server.pid)
+        result, rc = run_bench(bench, port, bench_args)
+        result["server_cpu_s"] = cpu_seconds(server.pid) - cpu_before
+        return result, rc
     finally:
         server.terminate()
         try:
@@ -91,6 +104,10 @@ def main():
     ap.add_argument("--bench", default="build-bench/frontier-bench")
     ap.add_argument("--bench-args",
                     default="-c 50 -P 1 -n 6000 --sites 10000 crawl")
+    ap.add_argument("--setup-args", default="",
+                    help="a bench run before the measured one, on the same "
+                    "server (e.g. an add that fills the queue); its server "
+                    "CPU is left out of the CPU per operation")
     ap.add_argument("variants", nargs="+", metavar="LABEL=COMMAND")
     args = ap.parse_args()
     variants = []
@@ -100,6 +117,7 @@ def main():
             ap.error("a variant is LABEL=COMMAND: " + v)
         variants.append((label, command))
     bench_args = shlex.split(args.bench_args)
+    setup_args = shlex.split(args.setup_args)
     rates = {label: [] for label, _ in variants}
     cpu = {label: [] for label, _ in variants}
     key = "rate"
@@ -108,7 +126,8 @@ def main():
         for r in range(args.rounds):
             turn = variants[r % len(variants):] + variants[:r % len(variants)]
             for label, command in turn:
-                result, rc = run_once(command, args.bench, bench_args, work)
+                result, rc = run_once(command, args.bench, bench_args, work,
+                                      setup_args)
                 rate = float(result.get("rate", 0.0))
                 key = result.get("rate_unit", "rate")
                 ops = max(1, int(result.get("ops", 1)))
