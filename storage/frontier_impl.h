@@ -418,6 +418,23 @@ class FrontierImpl final : public Frontier {
   void StartFileSyncer();
   Status CheckLayout();
   Status RebuildScheduler();
+  // RebuildScheduler's pass over sites.db inside `t` (whose cursors are
+  // the transaction's): places every site with queued URLs or leases and
+  // sums the state counters.
+  Status PlaceEverySite(DbTxn* t);
+  // Where PlaceEverySite's walk left the transaction's queue cursor: on
+  // the head of the last site it placed (`positioned`), which had
+  // `queued` URLs queued.
+  struct HeadWalk {
+    bool positioned = false;
+    uint64_t queued = 0;
+  };
+  // QueueHead(t, site_fp) for a walk in site order: while the cursor sits
+  // on the head of a site before `site_fp` with few URLs queued, steps
+  // forward past them instead of searching the B-tree again. The same
+  // answer as QueueHead.
+  StatusOr<std::optional<QueuePos>> NextQueueHead(DbTxn* t, uint64_t site_fp,
+                                                  HeadWalk* after);
   Status LoadTimerMin(DbTxn* t);
 
   FrontierOptions opts_;

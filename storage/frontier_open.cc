@@ -246,9 +246,60 @@ Status FrontierImpl::RebuildScheduler() {
   bdb::Txn txn;
   Status s = txn.Begin(env_.get());
   if (!s.ok()) return s;
+  // QueueHead() below reads through the transaction's queue cursor: one
+  // cursor for the whole pass, stepping forward with the sites (both
+  // files are in site order), instead of one opened and closed per site.
+  cursors_.txn = txn.get();
+  s = PlaceEverySite(txn.get());
+  Status closed = CloseCursors();
+  if (s.ok()) s = closed;
+  touched_sites_.clear();
+  ResetPerTransaction(&head_changes_);
+  if (!s.ok()) return s;  // txn's destructor aborts it
+  return txn.Commit();
+}
+
+// Sites with few queued URLs are most of a large crawl's sites: stepping
+// past the previous site's entries is a fraction of a new search from the
+// root (docs/performance.md, "Where a start's time goes").
+constexpr uint64_t kMaxHeadSteps = 4;
+
+StatusOr<std::optional<QueuePos>> FrontierImpl::NextQueueHead(DbTxn* t,
+                                                              uint64_t site_fp,
+                                                              HeadWalk* after) {
+  if (after->positioned && after->queued < kMaxHeadSteps) {
+    bdb::Cursor* c = &cursors_.queue;  // open: it found the last head
+    std::string key;
+    for (uint64_t step = 0; step <= after->queued; ++step) {
+      Status s = c->Next(&key, nullptr);
+      if (s.IsNotFound()) {
+        after->positioned = false;
+        return std::optional<QueuePos>();
+      }
+      if (!s.ok()) return s;
+      uint64_t found_site = 0;
+      QueuePos pos;
+      if (!DecodeQueueKey(key, &found_site, &pos)) {
+        return Status::Corruption("undecodable queue key");
+      }
+      if (found_site < site_fp) continue;  // the last site's next URL
+      after->positioned = found_site == site_fp;
+      if (found_site != site_fp) return std::optional<QueuePos>();
+      return std::optional<QueuePos>(pos);
+    }
+    // More entries than the last site's count: search, as below.
+  }
+  StatusOr<std::optional<QueuePos>> head = QueueHead(t, site_fp);
+  after->positioned = head.ok() && head->has_value();
+  return head;
+}
+
+Status FrontierImpl::PlaceEverySite(DbTxn* t) {
+  Status s;
+  HeadWalk after;
   {
     bdb::Cursor cursor;
-    s = cursor.Open(&sites_, txn.get());
+    s = cursor.Open(&sites_, t);
     std::string key, value;
     if (s.ok()) s = cursor.First(&key, &value);
     while (s.ok()) {
@@ -275,21 +326,18 @@ Status FrontierImpl::RebuildScheduler() {
         SiteScheduler::Placement p = PlacementOf(site);
         if (site.queued > 0) {
           StatusOr<std::optional<QueuePos>> head =
-              QueueHead(txn.get(), site_fp);
+              NextQueueHead(t, site_fp, &after);
           if (!head.ok()) return head.status();
           p.head = *head;
         }
         sched_.Place(site_fp, p, /*now_ms=*/0);
+        if (site.queued > 0) after.queued = site.queued;
       }
       s = cursor.Next(&key, &value);
     }
     if (!s.IsNotFound()) return s;
-    s = LoadTimerMin(txn.get());
-    if (!s.ok()) return s;
   }
-  touched_sites_.clear();
-  ResetPerTransaction(&head_changes_);
-  return txn.Commit();
+  return LoadTimerMin(t);
 }
 
 uint64_t FrontierImpl::DataBytes() const {
