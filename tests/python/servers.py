@@ -54,7 +54,9 @@ class Server:
                 time.sleep(0.05)
             self._kill()
             self._stderr.close()
-        raise RuntimeError(f"{self.name} did not start:\n{self.logs()}")
+        logs = self.logs()
+        shutil.rmtree(self.dir, ignore_errors=True)  # no __exit__ follows
+        raise RuntimeError(f"{self.name} did not start:\n{logs}")
 
     def __exit__(self, *exc):
         report = self.stop()
