@@ -19,41 +19,24 @@ namespace frontier {
 
 class SetScheduler {
  public:
+  // Every call has SiteScheduler's contract (storage/site_scheduler.h).
   using Placement = SiteScheduler::Placement;
-
-  // Sets the number of partitions (>= 1) and forgets every site.
   void Reset(size_t partitions);
-
-  // (Re)places `site_fp` according to `p` at time `now_ms`.
-  // Precondition: p.partition < partitions().
   void Place(uint64_t site_fp, const Placement& p, int64_t now_ms);
   void Remove(uint64_t site_fp);
-
-  // Moves waiting sites whose time has come to ready.
   void Promote(int64_t now_ms);
-
-  // The ready site whose head is first in Q order, with that head: among
-  // all partitions, or within `partition` only.
   std::optional<std::pair<uint64_t, QueuePos>> FirstReady() const;
   std::optional<std::pair<uint64_t, QueuePos>> FirstReadyIn(
       size_t partition) const;
-
-  // The tracked head of `site_fp`, or nullopt if it has nothing queued.
   std::optional<QueuePos> HeadOf(uint64_t site_fp) const;
-
-  // The earliest next-allowed time of a waiting site.
   std::optional<int64_t> NextWakeMs() const;
-
   size_t partitions() const { return parts_.size(); }
   size_t ready_count() const { return ready_total_; }
-  // Sites with queued URLs (ready, waiting or blocked).
   size_t tracked_count() const { return entries_.size() - idle_count_; }
   size_t waiting_count() const { return waiting_.size(); }
   size_t ready_count_in(size_t partition) const {
     return parts_[partition].ready.size();
   }
-  // The partition's n: the sum of its sites' slots_ready (ready sites) and
-  // slots_other (the others).
   uint64_t capacity_in(size_t partition) const {
     return parts_[partition].capacity;
   }
