@@ -97,8 +97,8 @@ class SiteScheduler {
   // Where a slot's site stands; kFree: the slot is on the free list.
   enum class Where : uint8_t { kFree, kReady, kWaiting, kBlocked, kIdle };
   static constexpr uint32_t kNone = UINT32_MAX;
-  // Slot counts at or above this are kept in wide_slots_ (never in
-  // practice: a site's slots are capped by site-max-leases).
+  // Capacity counts at or above this are kept in wide_slots_ (only with
+  // site-max-leases 0 and over 4 billion URLs on one site).
   static constexpr uint32_t kWide = UINT32_MAX;
 
   // One tracked site, 56 bytes (docs/design.md, "Per-site state"). The
