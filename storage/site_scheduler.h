@@ -4,29 +4,37 @@
 // Tracked are the sites with queued URLs or leases. A site with queued
 // URLs is
 //   ready    - under its lease cap and past its next-allowed time; kept in
-//              its partition's set ordered by the Q position of the site's
-//              first URL, so the first ready entry of a partition is the
-//              URL POP ... PARTITION must return;
+//              its partition's ready heap ordered by (the Q position of the
+//              site's first URL, site), so the first ready entry of a
+//              partition is the URL POP ... PARTITION must return;
 //   waiting  - under its lease cap but its next-allowed time is ahead; kept
-//              in one set ordered by that time (any partition);
+//              in one heap ordered by (that time, site), any partition;
 //   blocked  - at its lease cap; it leaves this state only when a lease of
 //              the site ends, which always calls Place() again.
 // A site with leases and nothing queued is idle: tracked only for its
-// partition's capacity (below). The first entries of the non-empty ready
-// sets are kept in one more ordered set, so that POP from any partition is
-// O(log partitions) and POP from one never looks at another's sites.
-// So POP never scans a site that is not ready, and the timer's work is
-// proportional to the sites whose time has come. Everything here is derived
-// from the sites and queue databases and is rebuilt from them at start.
+// partition's capacity (below). The partitions with a ready site are kept
+// in one more heap, by (their first ready head, partition), so that POP
+// from any partition is O(log partitions) and POP from one never looks at
+// another's sites. So POP never scans a site that is not ready, and the
+// timer's work is proportional to the sites whose time has come.
+//
+// The layout is compact (docs/design.md, "Per-site state"): each tracked
+// site is a 56-byte slot in one array, found through a chained hash index
+// of 4-byte slot numbers; the heaps (indexed_heap.h) hold slot numbers and
+// each slot remembers its heap position, so a site moves in O(log n)
+// without a search. Freed slots are reused. About 70 bytes a site in all,
+// against about 180 for node-based containers.
+// Everything here is derived from the sites and queue databases and is
+// rebuilt from them at start.
 #pragma once
 
 #include <cstdint>
 #include <optional>
-#include <set>
 #include <unordered_map>
 #include <utility>
 #include <vector>
 
+#include "storage/indexed_heap.h"
 #include "storage/records.h"
 
 namespace frontier {
@@ -47,7 +55,8 @@ class SiteScheduler {
     uint64_t slots_other = 0;
   };
 
-  // Sets the number of partitions (>= 1) and forgets every site.
+  // Sets the number of partitions (>= 1, < 2^29) and forgets every site,
+  // freeing its memory.
   void Reset(size_t partitions);
 
   // (Re)places `site_fp` according to `p` at time `now_ms`.
@@ -73,7 +82,7 @@ class SiteScheduler {
   size_t partitions() const { return parts_.size(); }
   size_t ready_count() const { return ready_total_; }
   // Sites with queued URLs (ready, waiting or blocked).
-  size_t tracked_count() const { return entries_.size() - idle_count_; }
+  size_t tracked_count() const { return live_ - idle_count_; }
   size_t waiting_count() const { return waiting_.size(); }
   size_t ready_count_in(size_t partition) const {
     return parts_[partition].ready.size();
@@ -85,37 +94,82 @@ class SiteScheduler {
   }
 
  private:
-  enum class Where { kReady, kWaiting, kBlocked, kIdle };
-  struct Entry {
-    QueuePos head;
-    Where where = Where::kBlocked;
+  // Where a slot's site stands; kFree: the slot is on the free list.
+  enum class Where : uint8_t { kFree, kReady, kWaiting, kBlocked, kIdle };
+  static constexpr uint32_t kNone = UINT32_MAX;
+  // Capacity counts at or above this are kept in wide_slots_ (only with
+  // site-max-leases 0 and over 4 billion URLs on one site).
+  static constexpr uint32_t kWide = UINT32_MAX;
+
+  // One tracked site, 56 bytes (docs/design.md, "Per-site state"). The
+  // heaps hold slot numbers; the keys they order by are here, once.
+  struct Slot {
+    uint64_t site_fp = 0;
+    // The head QueuePos, unpacked so that it packs with the rest: major,
+    // minor, then h(K) (host_fp is the URL's host, not always the site).
+    uint64_t head_url_fp = 0;
+    uint64_t head_host_fp = 0;
     int64_t at_ms = 0;  // next-allowed time while waiting
-    uint32_t partition = 0;
-    uint64_t slots_ready = 0;
-    uint64_t slots_other = 0;
-    uint64_t slots() const {
-      return where == Where::kReady ? slots_ready : slots_other;
+    uint16_t head_major = 0;
+    uint16_t head_minor = 0;
+    // Position in its partition's ready heap or in waiting_ (kNone else).
+    uint32_t heap_pos = kNone;
+    // The next slot in its hash bucket's chain, or in the free list.
+    uint32_t next = kNone;
+    uint32_t partition_where = 0;  // partition << 3 | Where
+    uint32_t slots_ready = 0;      // kWide: see wide_slots_
+    uint32_t slots_other = 0;
+
+    Where where() const { return static_cast<Where>(partition_where & 7); }
+    uint32_t partition() const { return partition_where >> 3; }
+    void set(uint32_t partition, Where w) {
+      partition_where = partition << 3 | static_cast<uint32_t>(w);
     }
+    QueuePos head() const;
+    void set_head(const QueuePos& pos);
   };
-  using ReadySet = std::set<std::pair<QueuePos, uint64_t>>;
+  // docs/design.md gives this layout: each byte more is 1 MB per 1M sites.
+  static_assert(sizeof(Slot) == 56);
+  // Heap orders (indexed_heap.h): ready sites by (head, site), waiting
+  // sites by (time, site), partitions by (first ready head, partition).
+  struct ReadyOrder;
+  struct WaitOrder;
+  struct HeadsOrder;
   struct Partition {
-    ReadySet ready;
+    IndexedHeap ready;
     uint64_t capacity = 0;
+    uint32_t heads_pos = kNone;  // position in heads_
   };
 
-  void Unlink(uint64_t site_fp, const Entry& e);
-  void InsertReady(uint64_t site_fp, const Entry& e);
-  // Replaces `partition`'s first ready head `from` with `to` in heads_
-  // (nullopt: none). heads_ is kept only with more than one partition.
-  void MoveHead(uint32_t partition, const std::optional<QueuePos>& from,
-                const std::optional<QueuePos>& to);
-  void EraseReady(uint64_t site_fp, const Entry& e);
+  // The site index: site_fp -> slot, chained through Slot::next.
+  uint32_t Find(uint64_t site_fp) const;
+  uint32_t Allocate(uint64_t site_fp);
+  void Free(uint32_t slot);
+  size_t Bucket(uint64_t site_fp) const;
+  void Rehash(size_t buckets);
 
-  std::unordered_map<uint64_t, Entry> entries_;
+  uint64_t SlotsReady(uint32_t slot) const;
+  uint64_t SlotsOther(uint32_t slot) const;
+  uint64_t SlotsNow(uint32_t slot) const;  // by its current Where
+  void SetSlots(uint32_t slot, uint64_t ready, uint64_t other);
+
+  // Takes the slot out of its heap and its partition's capacity, and puts
+  // it back in as its fields say.
+  void Unlink(uint32_t slot);
+  void Link(uint32_t slot);
+  // Puts `partition`'s first ready head back in order in heads_ after its
+  // ready heap changed. heads_ is kept only with more than one partition.
+  void FixHeads(uint32_t partition);
+
+  std::vector<Slot> slots_;
+  std::vector<uint32_t> buckets_;  // first slot of each chain, or kNone
+  int bucket_shift_ = 64;
+  uint32_t free_head_ = kNone;
+  size_t live_ = 0;  // slots in use
+  std::unordered_map<uint32_t, std::pair<uint64_t, uint64_t>> wide_slots_;
   std::vector<Partition> parts_{1};
-  // The first entry of each non-empty ready set, with its partition.
-  std::set<std::pair<QueuePos, uint32_t>> heads_;
-  std::set<std::pair<int64_t, uint64_t>> waiting_;
+  IndexedHeap heads_;    // partitions with a ready site
+  IndexedHeap waiting_;  // waiting slots, any partition
   size_t ready_total_ = 0;
   size_t idle_count_ = 0;
 };
