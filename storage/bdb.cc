@@ -268,4 +268,62 @@ Status Cursor::DeleteCurrent() {
   return FromDb(cursor_->del(0), "cursor delete");
 }
 
+void BulkScan::Seek(std::string_view key) {
+  seek_.assign(key);
+  it_.reset();
+  seeking_ = true;
+}
+
+Status BulkScan::Next(std::string_view* key, std::string_view* value) {
+  for (;;) {
+    if (it_) {
+      Dbt k, v;
+      if (it_->next(k, v)) {
+        *key = std::string_view(static_cast<const char*>(k.get_data()),
+                                k.get_size());
+        *value = std::string_view(static_cast<const char*>(v.get_data()),
+                                  v.get_size());
+        return Status::OK();
+      }
+      it_.reset();
+    }
+    if (ended_ && !seeking_) return Status::NotFound("end of database");
+    if (cursor_.cursor_ == nullptr) return NotOpen("bulk scan");
+    Dbt k;
+    if (seeking_) {
+      // DB_SET_RANGE reads its key from here and may write the key found
+      // back: a copy, in a buffer with room for any key.
+      seek_buf_.assign(seek_);
+      seek_buf_.resize(std::max({seek_.size() * 2, kInitialReadBuffer,
+                                 key_room_}));
+      k = Dbt(seek_buf_.data(), static_cast<u_int32_t>(seek_.size()));
+      k.set_ulen(static_cast<u_int32_t>(seek_buf_.size()));
+      k.set_flags(DB_DBT_USERMEM);
+    }
+    batch_ = Dbt(buf_.data(), static_cast<u_int32_t>(buf_.size()));
+    batch_.set_ulen(static_cast<u_int32_t>(buf_.size()));
+    batch_.set_flags(DB_DBT_USERMEM);
+    const u_int32_t position =
+        seeking_ ? DB_SET_RANGE : (started_ ? DB_NEXT : DB_FIRST);
+    int rc = cursor_.cursor_->get(&k, &batch_, position | DB_MULTIPLE_KEY);
+    if (rc == DB_BUFFER_SMALL) {  // one record larger than the buffer
+      if (seeking_ && k.get_size() > k.get_ulen()) {
+        key_room_ = k.get_size();  // or the key found, larger than ours
+      } else {
+        buf_.resize(std::max<size_t>(buf_.size() * 2, batch_.get_size()));
+      }
+      continue;
+    }
+    seeking_ = false;
+    if (rc == DB_NOTFOUND) {
+      ended_ = true;
+      return Status::NotFound("end of database");
+    }
+    if (rc != 0) return FromDb(rc, "bulk scan");
+    started_ = true;
+    ended_ = false;
+    it_ = std::make_unique<DbMultipleKeyDataIterator>(batch_);
+  }
+}
+
 }  // namespace frontier::bdb

@@ -422,19 +422,25 @@ class FrontierImpl final : public Frontier {
   // the transaction's): places every site with queued URLs or leases and
   // sums the state counters.
   Status PlaceEverySite(DbTxn* t);
-  // Where PlaceEverySite's walk left the transaction's queue cursor: on
-  // the head of the last site it placed (`positioned`), which had
-  // `queued` URLs queued.
+  // PlaceEverySite's reader of each site's first queue key, sites asked
+  // in ascending order: a bulk scan of queue.db started at a small site's
+  // first key reads the next sites' keys with it (see NextQueueHead).
   struct HeadWalk {
-    bool positioned = false;
-    uint64_t queued = 0;
+    explicit HeadWalk(size_t buffer_bytes) : scan(buffer_bytes) {}
+    bdb::BulkScan scan;
+    bool active = false;  // scan stands at or before the next site's keys
+    bool peeked = false;  // a record read and not yet passed: peek_*
+    bool ended = false;   // scan reached the end of queue.db
+    uint64_t peek_site = 0;
+    QueuePos peek_pos;
   };
-  // QueueHead(t, site_fp) for a walk in site order: while the cursor sits
-  // on the head of a site before `site_fp` with few URLs queued, steps
-  // forward past them instead of searching the B-tree again. The same
-  // answer as QueueHead.
+  // QueueHead(t, site_fp), the same answer, for a walk in site order:
+  // `queued` is the site's count of queued URLs. A site with few is read
+  // from the walk's bulk scan, stepping past the sites before it; a site
+  // with many is searched for, as QueueHead does.
   StatusOr<std::optional<QueuePos>> NextQueueHead(DbTxn* t, uint64_t site_fp,
-                                                  HeadWalk* after);
+                                                  uint64_t queued,
+                                                  HeadWalk* walk);
   Status LoadTimerMin(DbTxn* t);
 
   FrontierOptions opts_;

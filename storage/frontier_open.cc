@@ -246,9 +246,9 @@ Status FrontierImpl::RebuildScheduler() {
   bdb::Txn txn;
   Status s = txn.Begin(env_.get());
   if (!s.ok()) return s;
-  // QueueHead() below reads through the transaction's queue cursor: one
-  // cursor for the whole pass, stepping forward with the sites (both
-  // files are in site order), instead of one opened and closed per site.
+  // The heads of sites with many URLs queued are searched for through the
+  // transaction's queue cursor (QueueHead): one cursor for the whole pass
+  // instead of one opened and closed per site.
   cursors_.txn = txn.get();
   s = PlaceEverySite(txn.get());
   Status closed = CloseCursors();
@@ -259,57 +259,74 @@ Status FrontierImpl::RebuildScheduler() {
   return txn.Commit();
 }
 
-// Sites with few queued URLs are most of a large crawl's sites: stepping
-// past the previous site's entries is a fraction of a new search from the
-// root (docs/performance.md, "Where a start's time goes").
-constexpr uint64_t kMaxHeadSteps = 4;
+// Most of a large crawl's sites have few URLs queued. A search from the
+// root costs about 5,600 instructions and a plain DB_NEXT about 2,000; a
+// record of a bulk batch costs tens. So a site with up to kMaxSpan URLs
+// queued is read from the walk's scan, which passes at most that many
+// records of the site before it; a larger one is searched for, and the
+// scan starts again after it (docs/performance.md, "Where a start's time
+// goes").
+constexpr uint64_t kMaxSpan = 32;
+constexpr size_t kHeadWalkBuffer = 16 << 10;
 
-StatusOr<std::optional<QueuePos>> FrontierImpl::NextQueueHead(DbTxn* t,
-                                                              uint64_t site_fp,
-                                                              HeadWalk* after) {
-  if (after->positioned && after->queued < kMaxHeadSteps) {
-    bdb::Cursor* c = &cursors_.queue;  // open: it found the last head
-    std::string key;
-    for (uint64_t step = 0; step <= after->queued; ++step) {
-      Status s = c->Next(&key, nullptr);
+StatusOr<std::optional<QueuePos>> FrontierImpl::NextQueueHead(
+    DbTxn* t, uint64_t site_fp, uint64_t queued, HeadWalk* walk) {
+  if (queued > kMaxSpan) {
+    walk->active = false;
+    return QueueHead(t, site_fp);
+  }
+  uint64_t passed = 0;
+  for (;;) {
+    if (!walk->active) {
+      walk->scan.Seek(QueueSitePrefix(site_fp));
+      walk->active = true;
+      walk->peeked = false;
+      walk->ended = false;
+      passed = 0;
+    }
+    if (!walk->peeked) {
+      if (walk->ended) return std::optional<QueuePos>();
+      std::string_view key, value;
+      Status s = walk->scan.Next(&key, &value);
       if (s.IsNotFound()) {
-        after->positioned = false;
+        walk->ended = true;
         return std::optional<QueuePos>();
       }
       if (!s.ok()) return s;
-      uint64_t found_site = 0;
-      QueuePos pos;
-      if (!DecodeQueueKey(key, &found_site, &pos)) {
+      if (!DecodeQueueKey(key, &walk->peek_site, &walk->peek_pos)) {
         return Status::Corruption("undecodable queue key");
       }
-      if (found_site < site_fp) continue;  // the last site's next URL
-      after->positioned = found_site == site_fp;
-      if (found_site != site_fp) return std::optional<QueuePos>();
-      return std::optional<QueuePos>(pos);
+      walk->peeked = true;
     }
-    // More entries than the last site's count: search, as below.
+    if (walk->peek_site > site_fp) return std::optional<QueuePos>();
+    if (walk->peek_site == site_fp) {
+      walk->peeked = false;  // the next site's read passes this one's URLs
+      return std::optional<QueuePos>(walk->peek_pos);
+    }
+    walk->peeked = false;  // a URL of a site before this one
+    // More records before this site than the last one had queued (counts
+    // and queue disagree): search instead of reading on.
+    if (++passed > 2 * kMaxSpan + 1) walk->active = false;
   }
-  StatusOr<std::optional<QueuePos>> head = QueueHead(t, site_fp);
-  after->positioned = head.ok() && head->has_value();
-  return head;
 }
 
 Status FrontierImpl::PlaceEverySite(DbTxn* t) {
   Status s;
-  HeadWalk after;
+  HeadWalk walk(kHeadWalkBuffer);
+  s = walk.scan.Open(&queue_, t);  // closed by its destructor, before t ends
+  if (!s.ok()) return s;
   {
-    bdb::Cursor cursor;
-    s = cursor.Open(&sites_, t);
-    std::string key, value;
-    if (s.ok()) s = cursor.First(&key, &value);
+    bdb::BulkScan scan;
+    s = scan.Open(&sites_, t);
+    std::string_view key, value;
+    if (s.ok()) s = scan.Next(&key, &value);
     while (s.ok()) {
       SiteRecord site;
-      std::string_view k = key;
       uint64_t site_fp = 0;
       if (key.size() != 8 || !DecodeSiteRecord(value, &site)) {
         return Status::Corruption("undecodable site record");
       }
-      for (char c : k) site_fp = (site_fp << 8) | static_cast<uint8_t>(c);
+      for (char c : key) site_fp = (site_fp << 8) | static_cast<uint8_t>(c);
       stats_.sites++;
       stats_.urls += site.urls;
       stats_.queued += site.queued;
@@ -326,16 +343,17 @@ Status FrontierImpl::PlaceEverySite(DbTxn* t) {
         SiteScheduler::Placement p = PlacementOf(site);
         if (site.queued > 0) {
           StatusOr<std::optional<QueuePos>> head =
-              NextQueueHead(t, site_fp, &after);
+              NextQueueHead(t, site_fp, site.queued, &walk);
           if (!head.ok()) return head.status();
           p.head = *head;
         }
         sched_.Place(site_fp, p, /*now_ms=*/0);
-        if (site.queued > 0) after.queued = site.queued;
       }
-      s = cursor.Next(&key, &value);
+      s = scan.Next(&key, &value);
     }
     if (!s.IsNotFound()) return s;
+    s = scan.Close();
+    if (!s.ok()) return s;
   }
   return LoadTimerMin(t);
 }
