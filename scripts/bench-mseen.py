@@ -14,28 +14,15 @@ at least as fast per URL as MADD's lookups. Needs python3-redis.
 """
 import os
 import random
-import shutil
-import socket
 import statistics
-import subprocess
 import sys
-import tempfile
-import time
 
-import redis
+from bench_server import frontierd
 
 URLS = 200_000
 SITES = 2_000
 BATCH = 50
 BATCHES = 2000  # per measured run: 100,000 URLs (CPU ticks are 10 ms)
-
-
-def free_port():
-    s = socket.socket()
-    s.bind(("127.0.0.1", 0))
-    port = s.getsockname()[1]
-    s.close()
-    return port
 
 
 def server_cpu(pid):
@@ -62,20 +49,7 @@ def run(r, pid, command, batches):
 def main():
     binary = sys.argv[1]
     rounds = int(sys.argv[2]) if len(sys.argv) > 2 else 5
-    tmp = tempfile.mkdtemp(prefix="bench_mseen_")
-    port = free_port()
-    proc = subprocess.Popen(
-        [binary, "--port", str(port), "--bind", "127.0.0.1", "--dir",
-         tmp + "/data", "--logfile", tmp + "/log", "--http-port", "0",
-         "--politeness-delay", "0", "--fsync", "no"])
-    try:
-        r = redis.Redis(port=port, decode_responses=True)
-        for _ in range(100):
-            try:
-                r.ping()
-                break
-            except redis.ConnectionError:
-                time.sleep(0.1)
+    with frontierd(binary, "--politeness-delay", "0", decode_responses=True) as (proc, r):
         urls = ["http://s%d.example/page/%d" % (i % SITES, i)
                 for i in range(URLS)]
         for start in range(0, URLS, 5000):
@@ -92,10 +66,6 @@ def main():
                      " ".join("%.2f" % v for v in values)))
         print("MSEEN / MADD: %.2f" % (statistics.median(results["MSEEN"]) /
                                       statistics.median(results["MADD"])))
-    finally:
-        proc.terminate()
-        proc.wait()
-        shutil.rmtree(tmp, ignore_errors=True)
 
 
 if __name__ == "__main__":

@@ -10,41 +10,16 @@ of SITE TOP 10, SITE LIST COUNT 100000 and COUNT 1000, SITE INFO, and the
 time of one SITE DELETE of the large host. Needs python3-redis. The
 figures quoted in docs/design.md come from this script.
 """
-import shutil
-import socket
 import statistics
-import subprocess
 import sys
-import tempfile
 import time
 
-import redis
-
-
-def free_port():
-    s = socket.socket()
-    s.bind(("127.0.0.1", 0))
-    port = s.getsockname()[1]
-    s.close()
-    return port
+from bench_server import frontierd
 
 
 def main():
     binary = sys.argv[1]
-    tmp = tempfile.mkdtemp(prefix="bench_site_")
-    port = free_port()
-    proc = subprocess.Popen(
-        [binary, "--port", str(port), "--bind", "127.0.0.1", "--dir",
-         tmp + "/data", "--logfile", tmp + "/log", "--http-port", "0",
-         "--politeness-delay", "0", "--fsync", "no"])
-    try:
-        r = redis.Redis(port=port, decode_responses=True)
-        for _ in range(100):
-            try:
-                r.ping()
-                break
-            except redis.ConnectionError:
-                time.sleep(0.1)
+    with frontierd(binary, "--politeness-delay", "0", decode_responses=True) as (proc, r):
         batch = 5000
         for start in range(0, 100_000, batch):
             r.execute_command("MADD", "", *["http://s%d.example/" % i
@@ -72,10 +47,6 @@ def main():
         n = r.execute_command("SITE", "DELETE", "big.example")
         print("SITE DELETE of %d URLs: %.0f ms"
               % (n, (time.perf_counter() - t) * 1000))
-    finally:
-        proc.terminate()
-        proc.wait()
-        shutil.rmtree(tmp, ignore_errors=True)
 
 
 if __name__ == "__main__":

@@ -12,23 +12,11 @@ sent in a loop meanwhile (median and max: the stall a client sees while
 the removal runs). Needs python3-redis. The figures quoted in
 docs/design.md ("Deleting a large site") come from this script.
 """
-import shutil
-import socket
 import statistics
-import subprocess
 import sys
-import tempfile
 import time
 
-import redis
-
-
-def free_port():
-    s = socket.socket()
-    s.bind(("127.0.0.1", 0))
-    port = s.getsockname()[1]
-    s.close()
-    return port
+from bench_server import frontierd
 
 
 def timed(r, *cmd):
@@ -40,20 +28,7 @@ def timed(r, *cmd):
 def main():
     binary = sys.argv[1]
     n = int(sys.argv[2]) if len(sys.argv) > 2 else 1_000_000
-    tmp = tempfile.mkdtemp(prefix="bench_site_delete_")
-    port = free_port()
-    proc = subprocess.Popen(
-        [binary, "--port", str(port), "--bind", "127.0.0.1", "--dir",
-         tmp + "/data", "--logfile", tmp + "/log", "--http-port", "0",
-         "--fsync", "no"])
-    try:
-        r = redis.Redis(port=port)
-        for _ in range(100):
-            try:
-                r.ping()
-                break
-            except redis.ConnectionError:
-                time.sleep(0.1)
+    with frontierd(binary) as (proc, r):
         batch = 10_000
         for start in range(0, n, batch):
             r.execute_command("MADD", "", *["http://big.example/%d" % i
@@ -78,10 +53,6 @@ def main():
             print("%s meanwhile: median %.2f ms, max %.1f ms over %d" %
                   (name, statistics.median(times) * 1000, max(times) * 1000,
                    len(times)))
-    finally:
-        proc.terminate()
-        proc.wait()
-        shutil.rmtree(tmp, ignore_errors=True)
 
 
 if __name__ == "__main__":
