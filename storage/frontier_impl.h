@@ -293,6 +293,14 @@ class FrontierImpl final : public Frontier {
   // are removed by Tick in bounded slices. The caller adds the site to
   // deleting_ once the transaction commits.
   Status TombstoneSite(DbTxn* t, uint64_t site_fp, const SiteRecord& site);
+  // Deletes the queue or timer entry of `rec` (stored at `key`), a URL of
+  // the deleted site `site_fp`, by its state; an entry already gone is no
+  // error. The record itself is the caller's to delete.
+  Status DeleteEntryOfUrl(DbTxn* t, uint64_t site_fp, const UrlKey& key,
+                          const UrlRecord& rec);
+  // Deletes the robots.txt state (policy.db) of the deleted site's
+  // `origins`: an origin belongs to one host, so to one site.
+  Status DeleteOrigins(DbTxn* t, const std::set<uint64_t>& origins);
   // Takes the deleted `site` out of the scheduler, the caches and the
   // counters (its URL counts too when `with_urls`: the tombstone's case).
   void ForgetSite(uint64_t site_fp, const SiteRecord& site, bool with_urls);

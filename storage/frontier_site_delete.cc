@@ -36,6 +36,36 @@ Status DeleteIfPresent(bdb::Database* db, DbTxn* t, std::string_view key) {
 
 }  // namespace
 
+Status FrontierImpl::DeleteEntryOfUrl(DbTxn* t, uint64_t site_fp,
+                                      const UrlKey& key, const UrlRecord& rec) {
+  switch (rec.state) {
+    case StoredState::kQueued:
+      return DeleteIfPresent(&queue_, t,
+                             EncodeQueueKey(site_fp, PosOf(rec, key)));
+    case StoredState::kLeased:
+    case StoredState::kScheduledRetry:
+    case StoredState::kScheduledRecrawl:
+      return DeleteIfPresent(&timers_, t, EncodeTimerKey(rec.due_ms, key));
+    case StoredState::kDone:
+    case StoredState::kDead:
+    // Its entry in the excluded index goes stale, which a re-check drops
+    // when it meets it (frontier_robots.cc).
+    case StoredState::kExcluded:
+      break;
+  }
+  return Status::OK();
+}
+
+Status FrontierImpl::DeleteOrigins(DbTxn* t,
+                                   const std::set<uint64_t>& origins) {
+  Status s;
+  for (uint64_t origin_fp : origins) {
+    if (s.ok()) s = DeleteIfPresent(&policy_, t, EncodePolicyKey(origin_fp));
+    policy_cache_.erase(origin_fp);
+  }
+  return s;
+}
+
 Status FrontierImpl::TombstoneSite(DbTxn* t, uint64_t site_fp,
                                    const SiteRecord& site) {
   (void)site;  // its counts leave with ForgetSite
@@ -101,24 +131,7 @@ Status FrontierImpl::TickDeletes(TickResult* result) {
         break;
       }
       if (rec.site_fp == site_fp) {
-        // Its queue or timer entry; an excluded-index entry goes stale,
-        // which a re-check drops when it meets it (frontier_robots.cc).
-        switch (rec.state) {
-          case StoredState::kQueued:
-            ls = DeleteIfPresent(&queue_, t,
-                                 EncodeQueueKey(site_fp, PosOf(rec, url_key)));
-            break;
-          case StoredState::kLeased:
-          case StoredState::kScheduledRetry:
-          case StoredState::kScheduledRecrawl:
-            ls = DeleteIfPresent(&timers_, t,
-                                 EncodeTimerKey(rec.due_ms, url_key));
-            break;
-          case StoredState::kDone:
-          case StoredState::kDead:
-          case StoredState::kExcluded:
-            break;
-        }
+        ls = DeleteEntryOfUrl(t, site_fp, url_key, rec);
         if (ls.ok()) ls = c.DeleteCurrent();
         if (!ls.ok()) return ls;
         origins.insert(Fingerprint(OriginOf(rec.url)));
@@ -128,12 +141,7 @@ Status FrontierImpl::TickDeletes(TickResult* result) {
     if (!ls.ok() && !ls.IsNotFound()) return ls;
     finished = next.empty();
     ls = c.Close();
-    // An origin belongs to one host, so to this site (as DeleteSite).
-    for (uint64_t origin_fp : origins) {
-      if (ls.ok())
-        ls = DeleteIfPresent(&policy_, t, EncodePolicyKey(origin_fp));
-      policy_cache_.erase(origin_fp);
-    }
+    if (ls.ok()) ls = DeleteOrigins(t, origins);
     if (ls.ok() && finished) ls = meta_.Delete(t, DeletingKey(site_fp));
     return ls;
   });

@@ -231,22 +231,7 @@ StatusOr<uint64_t> FrontierImpl::DeleteSite(std::string_view site_arg,
       }
       if (by_host && url_key.host_fp != site_fp) break;  // past the host
       if (rec.site_fp == site_fp) {
-        switch (rec.state) {
-          case StoredState::kQueued:
-            ls = queue_.Delete(t, EncodeQueueKey(site_fp, PosOf(rec, url_key)));
-            break;
-          case StoredState::kLeased:
-          case StoredState::kScheduledRetry:
-          case StoredState::kScheduledRecrawl:
-            ls = timers_.Delete(t, EncodeTimerKey(rec.due_ms, url_key));
-            break;
-          case StoredState::kDone:
-          case StoredState::kDead:
-          // Its entry in the excluded index goes stale, which a re-check
-          // drops when it meets it (frontier_robots.cc).
-          case StoredState::kExcluded:
-            break;
-        }
+        ls = DeleteEntryOfUrl(t, site_fp, url_key, rec);
         if (ls.ok()) ls = c.DeleteCurrent();
         if (!ls.ok()) return ls;
         origins.insert(Fingerprint(OriginOf(rec.url)));
@@ -263,11 +248,8 @@ StatusOr<uint64_t> FrontierImpl::DeleteSite(std::string_view site_arg,
     // The site's robots.txt rules and fetch state (policy.db): an origin
     // belongs to one host, so to one site. An origin known only through
     // ROBOTS SET, with no URL stored, keeps its record.
-    for (uint64_t origin_fp : origins) {
-      ls = policy_.Delete(t, EncodePolicyKey(origin_fp));
-      if (!ls.ok() && !ls.IsNotFound()) return ls;
-      policy_cache_.erase(origin_fp);
-    }
+    ls = DeleteOrigins(t, origins);
+    if (!ls.ok()) return ls;
     ForgetSite(site_fp, site, /*with_urls=*/false);
     return Status::OK();
   });
