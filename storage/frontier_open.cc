@@ -6,9 +6,11 @@
 
 #include <cerrno>
 #include <chrono>
+#include <cstdlib>
 #include <cstring>
 #include <filesystem>
 
+#include "storage/bdb_alloc.h"
 #include "storage/frontier_impl.h"
 
 namespace frontier {
@@ -114,15 +116,22 @@ Status FrontierImpl::Init() {
 
 Status FrontierImpl::OpenEnvironment(int64_t start) {
   Status s;
+  // Cache buffers at their own size (storage/bdb_alloc.h); what Berkeley
+  // DB hands back to us (statistics) still comes from malloc.
+  bdb::InstallAllocator();
   env_.reset(new DbEnv(DB_CXX_NO_EXCEPTIONS));
   DbEnv* env = env_.get();
   env->set_errpfx("frontierd(bdb)");
   env->set_errfile(stderr);
-  s = bdb::FromDb(
-      env->set_cachesize(static_cast<u_int32_t>(opts_.cache_bytes >> 30),
-                         static_cast<u_int32_t>(opts_.cache_bytes & ((1u << 30) - 1)),
-                         1),
-      "set_cachesize");
+  s = bdb::FromDb(env->set_alloc(std::malloc, std::realloc, std::free),
+                  "set_alloc");
+  if (s.ok()) {
+    s = bdb::FromDb(
+        env->set_cachesize(
+            static_cast<u_int32_t>(opts_.cache_bytes >> 30),
+            static_cast<u_int32_t>(opts_.cache_bytes & ((1u << 30) - 1)), 1),
+        "set_cachesize");
+  }
   if (s.ok()) s = bdb::FromDb(env->set_lg_bsize(kLogBufferBytes), "set_lg_bsize");
   if (s.ok()) s = bdb::FromDb(env->set_lg_max(kLogFileBytes), "set_lg_max");
   // Commits never sync by themselves: the server flushes the log once per
