@@ -6,6 +6,7 @@
 // then Log() from anywhere on the event-loop thread. Not thread-safe.
 #pragma once
 
+#include <cstdint>
 #include <string>
 #include <string_view>
 
@@ -32,5 +33,11 @@ void SetLogLevel(LogLevel min_level);
 // cannot be written is not a reason to stop serving.
 void Log(LogLevel level, const char* format, ...)
     __attribute__((format(printf, 2, 3)));
+
+// A uint64_t as the unsigned long long that Log()'s "%llu" wants (uint64_t
+// is unsigned long on 64-bit Linux).
+inline unsigned long long Ull(uint64_t n) {
+  return static_cast<unsigned long long>(n);
+}
 
 }  // namespace frontier

@@ -14,13 +14,6 @@
 #include "server/server.h"
 
 namespace frontier {
-namespace {
-
-unsigned long long Ull(uint64_t n) {
-  return static_cast<unsigned long long>(n);
-}
-
-}  // namespace
 
 void Server::Admit(Connection& conn, evutil_socket_t fd, const sockaddr* addr) {
   ClientInfo& info = conn.info();
