@@ -80,6 +80,11 @@ struct FrontierOptions {
   int64_t robots_max_crawl_delay_ms = 300'000;
   // Which partition each site is in (by its name under politeness_scope).
   partition::PartitionMap partitions;
+  // With false, site records are written without their first queue key,
+  // as versions before it wrote them, so that a start reads the heads
+  // from Q. Only tests set it: they check that path, which a directory
+  // written by an earlier version takes.
+  bool store_site_heads = true;
 };
 
 // kExcluded: disallowed by its origin's robots.txt (never handed out while

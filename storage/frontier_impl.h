@@ -327,6 +327,10 @@ class FrontierImpl final : public Frontier {
   // transaction (a MADD's links mostly share one site).
   void StoreSite(uint64_t site_fp, const SiteRecord& rec);
   Status WriteDirtySites(DbTxn* t);
+  // The head to store in `rec` (SiteRecord::head): the site's first queue
+  // key in this transaction, none if it has no queued URL.
+  Status StoredHeadOf(DbTxn* t, uint64_t site_fp, const SiteRecord& rec,
+                      std::optional<QueuePos>* head);
   // Writes the counters record in a transaction of its own, committed
   // with `commit_flags`.
   Status SaveCounters(u_int32_t commit_flags = 0);

@@ -350,7 +350,9 @@ Status FrontierImpl::PlaceEverySite(DbTxn* t) {
         // Not PlaceSite(): its per-transaction bookkeeping (touched sites,
         // head changes) would grow to a million entries here for nothing.
         SiteScheduler::Placement p = PlacementOf(site);
-        if (site.queued > 0) {
+        if (site.queued > 0 && site.head) {
+          p.head = site.head;  // stored with the record: no read of Q
+        } else if (site.queued > 0) {
           StatusOr<std::optional<QueuePos>> head =
               NextQueueHead(t, site_fp, site.queued, &walk);
           if (!head.ok()) return head.status();

@@ -197,11 +197,43 @@ void FrontierImpl::StoreSite(uint64_t site_fp, const SiteRecord& rec) {
   dirty_sites_[site_fp] = rec;
 }
 
+Status FrontierImpl::StoredHeadOf(DbTxn* t, uint64_t site_fp,
+                                  const SiteRecord& rec,
+                                  std::optional<QueuePos>* head) {
+  head->reset();
+  if (rec.queued == 0 || !opts_.store_site_heads) return Status::OK();
+  *head = KnownHead(site_fp);
+  if (*head) return Status::OK();
+  StatusOr<std::optional<QueuePos>> found = QueueHead(t, site_fp);
+  if (!found.ok()) return found.status();
+  *head = *found;
+  return Status::OK();
+}
+
 Status FrontierImpl::WriteDirtySites(DbTxn* t) {
+  Status s;
+  // A site whose head moved with no count changing (a URL re-keyed in Q
+  // by `order popularity`) is written too, so that its stored head stays
+  // the first key of its queue.
+  if (opts_.store_site_heads) {
+    for (const auto& [site_fp, change] : head_changes_) {
+      if (dirty_sites_.contains(site_fp)) continue;
+      SiteRecord site;
+      s = LoadSite(t, site_fp, &site);
+      if (s.IsNotFound()) continue;
+      if (!s.ok()) return s;
+      std::optional<QueuePos> head;
+      s = StoredHeadOf(t, site_fp, site, &head);
+      if (!s.ok()) return s;
+      if (head != site.head) StoreSite(site_fp, site);
+    }
+  }
   if (dirty_sites_.empty()) return Status::OK();
   bdb::Cursor* c = nullptr;
-  Status s = TxnCursor(t, &sites_, &cursors_.sites, &c);
-  for (const auto& [site_fp, rec] : dirty_sites_) {
+  s = TxnCursor(t, &sites_, &cursors_.sites, &c);
+  for (auto& [site_fp, rec] : dirty_sites_) {
+    if (!s.ok()) return s;
+    s = StoredHeadOf(t, site_fp, rec, &rec.head);
     if (!s.ok()) return s;
     EncodeSiteRecord(rec, &record_buf_);
     s = c != nullptr ? c->Put(EncodeSiteKey(site_fp), record_buf_)

@@ -177,7 +177,8 @@ enum SiteField : uint64_t {
   kSiteRobotsDelay = 1u << 4,
   kSiteAdaptiveDelay = 1u << 5,
   kSiteExcluded = 1u << 6,  // URLs excluded by robots.txt
-  kSiteKnownFields = (1u << 7) - 1,
+  kSiteHead = 1u << 7,      // the first queue key
+  kSiteKnownFields = (1u << 8) - 1,
 };
 
 uint64_t SiteFieldMask(const SiteRecord& r) {
@@ -189,6 +190,7 @@ uint64_t SiteFieldMask(const SiteRecord& r) {
   if (r.robots_delay_ms >= 0) mask |= kSiteRobotsDelay;
   if (r.adaptive_delay_ms >= 0) mask |= kSiteAdaptiveDelay;
   if (r.excluded != 0) mask |= kSiteExcluded;
+  if (r.head) mask |= kSiteHead;
   return mask;
 }
 
@@ -232,6 +234,12 @@ void EncodeSiteRecord(const SiteRecord& r, std::string* out) {
     PutVarint(out, static_cast<uint64_t>(r.adaptive_delay_ms));
   }
   if (mask & kSiteExcluded) PutVarint(out, r.excluded);
+  if (mask & kSiteHead) {
+    PutVarint(out, r.head->major);
+    PutVarint(out, r.head->minor);
+    PutU64(out, r.head->url.url_fp);
+    PutU64(out, r.head->url.host_fp);
+  }
   out->append(r.name);
 }
 
@@ -271,6 +279,14 @@ bool DecodeSiteRecord(std::string_view in, SiteRecord* r) {
     return false;
   }
   if ((mask & kSiteExcluded) && !GetVarint(&in, &r->excluded)) return false;
+  if (mask & kSiteHead) {
+    QueuePos head;
+    if (!(GetVarintAs(&in, &head.major) && GetVarintAs(&in, &head.minor) &&
+          GetU64(&in, &head.url.url_fp) && GetU64(&in, &head.url.host_fp))) {
+      return false;
+    }
+    r->head = head;
+  }
   r->name.assign(in.data(), in.size());
   return true;
 }

@@ -14,6 +14,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <string_view>
 
@@ -138,6 +139,12 @@ struct SiteRecord {
   uint64_t scheduled = 0;  // waiting for a retry or recrawl date
   uint64_t dead = 0;
   uint64_t excluded = 0;  // bit 6: URLs their origin's robots.txt excludes
+  // Bit 7: the site's first queue key as of this record's write, so that
+  // a start places the site without reading Q. Written with every record
+  // of a site with queued URLs (FrontierImpl::WriteDirtySites); absent in
+  // records of earlier versions, whose heads the start reads from Q. Only
+  // the start reads it: in memory the scheduler's head is the one used.
+  std::optional<QueuePos> head;
 };
 std::string EncodeSiteRecord(const SiteRecord& r);
 void EncodeSiteRecord(const SiteRecord& r, std::string* out);

@@ -14,8 +14,17 @@
 namespace frontier {
 namespace {
 
-class FrontierRebuildTest : public FrontierFixture {
+// Run with the heads stored in the site records (this version's
+// directories: the start reads no queue) and without them (an earlier
+// version's: the start walks Q).
+class FrontierRebuildTest : public FrontierFixture,
+                            public ::testing::WithParamInterface<bool> {
  protected:
+  void SetUp() override {
+    FrontierFixture::SetUp();
+    opts_.store_site_heads = GetParam();
+  }
+
   // URLs of site number `site`: 0 to 11, and 40 for every 17th site
   // (above the walk's span of 32: searched for instead of read through).
   static int UrlsOf(int site) { return site % 17 == 5 ? 40 : site % 12; }
@@ -49,7 +58,7 @@ class FrontierRebuildTest : public FrontierFixture {
   }
 };
 
-TEST_F(FrontierRebuildTest, ReopenedSchedulerPopsWhatTheLiveOneDoes) {
+TEST_P(FrontierRebuildTest, ReopenedSchedulerPopsWhatTheLiveOneDoes) {
   const std::vector<std::string> live = Crawl(/*reopen=*/false);
   size_t all = 0;
   for (int site = 0; site < kSites; ++site) all += UrlsOf(site);
@@ -61,7 +70,7 @@ TEST_F(FrontierRebuildTest, ReopenedSchedulerPopsWhatTheLiveOneDoes) {
   EXPECT_EQ(rebuilt, live);
 }
 
-TEST_F(FrontierRebuildTest, ReopenWithSitesWhollyLeasedOrEmptiedBetween) {
+TEST_P(FrontierRebuildTest, ReopenWithSitesWhollyLeasedOrEmptiedBetween) {
   Open();
   // a: 1 URL, b: 6 URLs, c: 2 URLs; then b's first five leased away and
   // a's one confirmed, so the walk meets sites whose Q entries are gone.
@@ -85,6 +94,11 @@ TEST_F(FrontierRebuildTest, ReopenWithSitesWhollyLeasedOrEmptiedBetween) {
     want.push_back("http://b.example/" + std::to_string(u));
   EXPECT_EQ(after, want);
 }
+
+INSTANTIATE_TEST_SUITE_P(Heads, FrontierRebuildTest, ::testing::Bool(),
+                         [](const ::testing::TestParamInfo<bool>& p) {
+                           return p.param ? "Stored" : "ReadFromQueue";
+                         });
 
 }  // namespace
 }  // namespace frontier

@@ -160,6 +160,32 @@ TEST(RecordsTest, SitePolicyFieldsRoundTripAndCostNothingWhenUnset) {
   EXPECT_EQ(back.excluded, 0u);
 }
 
+TEST(RecordsTest, SiteHeadRoundTripsAndAbsentMeansNotStored) {
+  SiteRecord s;
+  s.name = "example.com";
+  s.queued = 3;
+  QueuePos head;
+  head.major = 1023;
+  head.minor = 7;
+  head.url.url_fp = 0xfedcba9876543210;
+  head.url.host_fp = 0x0123456789abcdef;
+  s.head = head;
+  SiteRecord back;
+  ASSERT_TRUE(DecodeSiteRecord(EncodeSiteRecord(s), &back));
+  ASSERT_TRUE(back.head.has_value());
+  EXPECT_EQ(*back.head, head);
+  EXPECT_EQ(back.name, "example.com");
+  EXPECT_EQ(back.queued, 3u);
+  // Cut inside the head: refused, never read as a shorter name.
+  const std::string whole = EncodeSiteRecord(s);
+  const size_t name_at = whole.size() - s.name.size();
+  EXPECT_FALSE(DecodeSiteRecord(whole.substr(0, name_at - 3), &back));
+  s.head.reset();
+  back.head = head;  // must be reset, not kept from before
+  ASSERT_TRUE(DecodeSiteRecord(EncodeSiteRecord(s), &back));
+  EXPECT_FALSE(back.head.has_value());
+}
+
 TEST(RecordsTest, VersionTwoSiteRecordsStillDecode) {
   // The layout written before the policy fields: a directory upgrades in
   // place as its sites are rewritten.
