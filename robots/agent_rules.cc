@@ -38,15 +38,17 @@ class AgentRulesHandler : public ParseHandler {
         break;
       case Directive::kAllow:
       case Directive::kDisallow:
-        in_agent_lines_ = false;
+        in_agent_lines_ = in_delay_agent_lines_ = false;
         if (value.empty() || (!to_agent_ && !to_global_)) break;
         AddRule(directive == Directive::kAllow, value);
         break;
       case Directive::kCrawlDelay:
-        // Kept for the group until its user-agent lines are all known: one
-        // may come after the delay (§2.2.4: it does not end the group).
-        if (auto ms = ParseCrawlDelayMs(value); ms && groups_ > 0) {
-          MaxInto(&group_delay_ms_, *ms);
+        // Ends the run of user-agent lines for delays only (agent_rules.h):
+        // a user-agent line after it starts a new delay group.
+        in_delay_agent_lines_ = false;
+        if (auto ms = ParseCrawlDelayMs(value)) {
+          if (delay_to_agent_) MaxInto(&for_agent_.crawl_delay_ms, *ms);
+          if (delay_to_global_) MaxInto(&for_global_.crawl_delay_ms, *ms);
         }
         break;
       case Directive::kSitemap:
@@ -61,7 +63,6 @@ class AgentRulesHandler : public ParseHandler {
   }
 
   Rules Finish(bool truncated) && {
-    EndGroup();
     Rules r;
     Collected* chosen = nullptr;
     if (for_agent_.seen) {
@@ -87,30 +88,25 @@ class AgentRulesHandler : public ParseHandler {
     if (!*into || **into < ms) *into = ms;
   }
 
-  // Gives the group's Crawl-delay to the agents it names.
-  void EndGroup() {
-    if (!group_delay_ms_) return;
-    if (to_agent_) MaxInto(&for_agent_.crawl_delay_ms, *group_delay_ms_);
-    if (to_global_) MaxInto(&for_global_.crawl_delay_ms, *group_delay_ms_);
-    group_delay_ms_.reset();
-  }
-
   void UserAgent(std::string_view value) {
-    if (!in_agent_lines_) {  // the first user-agent line of a new group
-      EndGroup();
+    if (!in_agent_lines_) {  // the first user-agent line of a rule group
       in_agent_lines_ = true;
-      ++groups_;
       to_agent_ = to_global_ = false;
+    }
+    if (!in_delay_agent_lines_) {  // ... of a delay group (no fewer)
+      in_delay_agent_lines_ = true;
+      ++groups_;
+      delay_to_agent_ = delay_to_global_ = false;
     }
     if (!value.empty() && value[0] == '*' &&
         (value.size() == 1 || value[1] == ' ' || value[1] == '\t')) {
-      to_global_ = for_global_.seen = true;
+      to_global_ = delay_to_global_ = for_global_.seen = true;
       return;
     }
     size_t n = 0;
     while (n < value.size() && IsTokenChar(value[n])) ++n;
     if (n > 0 && EqualsIgnoreAsciiCase(value.substr(0, n), agent_name_)) {
-      to_agent_ = for_agent_.seen = true;
+      to_agent_ = delay_to_agent_ = for_agent_.seen = true;
     }
   }
 
@@ -128,11 +124,15 @@ class AgentRulesHandler : public ParseHandler {
   Collected for_global_;
   const ParseOptions& options_;
   std::vector<std::string> sitemaps_;
-  std::optional<int64_t> group_delay_ms_;  // the current group's
-  uint32_t groups_ = 0;
-  bool in_agent_lines_ = false;  // the last record was a user-agent line
-  bool to_agent_ = false;        // the current group names the agent
-  bool to_global_ = false;       // the current group names '*'
+  uint32_t groups_ = 0;  // delay groups (the finer of the two groupings)
+  // Rule groups (RFC 9309): only allow/disallow ends a run of user-agent
+  // lines. Delay groups: crawl-delay ends it too.
+  bool in_agent_lines_ = false;        // no allow/disallow since a UA line
+  bool in_delay_agent_lines_ = false;  // ... nor crawl-delay
+  bool to_agent_ = false;              // the rule group names the agent
+  bool to_global_ = false;             // the rule group names '*'
+  bool delay_to_agent_ = false;        // the delay group names the agent
+  bool delay_to_global_ = false;       // the delay group names '*'
 };
 
 }  // namespace

@@ -49,7 +49,12 @@ bool IsValidProductToken(std::string_view agent);
 // with neither '/' nor '*' gets a '/' in front (as protego does); patterns
 // are stored canonical (path_encoding.h).
 // Crawl-delay: a decimal number of seconds ("10", "2.5", ".5") of the
-// matched groups; the largest if several; other values are ignored.
+// matched groups; the largest if several; other values are ignored. For
+// delays alone a crawl-delay line also ends the run of user-agent lines
+// (as protego and urllib.robotparser read it): a delay is for the agents
+// named since the last allow, disallow or crawl-delay line, so another
+// group's delay never reaches the agent's. Rules::groups counts groups
+// this finer way.
 // Sitemap lines are collected from anywhere in the file.
 //
 // Any bytes are accepted; the result is always usable.

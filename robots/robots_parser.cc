@@ -43,7 +43,6 @@ constexpr std::array<KeyName, 16> kKeys = {{
 
 // Reads one line (without its terminator) into the handler.
 void ParseLine(int number, std::string_view line, ParseHandler& handler) {
-  if (line.size() > kMaxLineBytes) return;
   const size_t hash = line.find('#');
   if (hash != std::string_view::npos) line = line.substr(0, hash);
   line = Trim(line);

@@ -22,11 +22,6 @@ namespace frontier::robots {
 // its own; this is the default the server's robots-max-bytes uses.
 inline constexpr size_t kDefaultMaxBytes = 512 * 1024;
 
-// A record whose line is longer than this is ignored as a whole (a rule cut
-// short would match other paths than the one written; Google's parser
-// truncates such lines instead). No URL this long reaches a crawler.
-inline constexpr size_t kMaxLineBytes = 16 * 1024;
-
 enum class Directive {
   kUserAgent,   // "user-agent", also "useragent", "user agent"
   kAllow,       // "allow"
@@ -46,8 +41,10 @@ class ParseHandler {
   // One record. `line` counts from 1 (CR, LF and CRLF each end one line).
   // `key` is the key as written (trimmed); `value` has its comment and the
   // surrounding spaces and tabs removed and may be empty ("Disallow:").
-  // Lines with neither a key nor a value (blank, comment-only) and lines
-  // longer than kMaxLineBytes are not reported.
+  // Lines with neither a key nor a value (blank, comment-only) are not
+  // reported. Lines of any length are: the body's limit (max_bytes) is
+  // the only bound, since a long pattern with wildcards can match short
+  // paths, and dropping or cutting it would allow what it blocks.
   virtual void OnRecord(int line, Directive directive, std::string_view key,
                         std::string_view value) = 0;
 };

@@ -53,7 +53,8 @@ struct Rules {
   std::optional<int64_t> crawl_delay_ms;
   // Sitemap values in file order (not fetched, not checked to be URLs).
   std::vector<std::string> sitemaps;
-  uint32_t groups = 0;     // groups in the whole file, for any agent
+  uint32_t groups = 0;     // groups in the whole file, for any agent (a
+                           // crawl-delay line ends one: agent_rules.h)
   bool truncated = false;  // the body was longer than the parse limit
 
   bool operator==(const Rules&) const = default;

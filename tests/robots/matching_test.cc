@@ -201,8 +201,9 @@ TEST(GoogleBehaviour, OtherRecordsDoNotSplitAGroup) {  // RFC 9309 §2.2.4
   EXPECT_FALSE(IsAllowed(body, "FooBot", "/x"));
   EXPECT_FALSE(IsAllowed(body, "BarBot", "/x"));
   EXPECT_EQ(RulesForAgent(body, "BarBot").crawl_delay_ms, 3000);
-  EXPECT_EQ(RulesForAgent(body, "FooBot").crawl_delay_ms, 3000)
-      << "the delay belongs to the group, whose agents come after it too";
+  EXPECT_EQ(RulesForAgent(body, "FooBot").crawl_delay_ms, std::nullopt)
+      << "a crawl-delay line ends the agents its delay is for (protego, "
+         "urllib.robotparser), though not the rule group";
   EXPECT_EQ(RulesForAgent(body, "FooBot").sitemaps,
             std::vector<std::string>{"https://example.com/sitemap.xml"});
 }
@@ -380,6 +381,68 @@ TEST(Choices, CrawlDelayOfTheMatchedGroup) {
       std::nullopt);
 }
 
+// Issue 18 §1: a group whose only line is a Crawl-delay keeps it, and
+// another group's delay never leaks into it. The next user-agent line
+// after a Crawl-delay starts a new delay group, as protego and Python's
+// urllib.robotparser read it; rules keep RFC 9309's grouping.
+TEST(Choices, CrawlDelayEndsTheAgentsItIsFor) {
+  EXPECT_EQ(RulesForAgent("User-agent: *\nCrawl-delay: 30\n\n"
+                          "User-agent: frontierd\nCrawl-delay: 1\n",
+                          "frontierd")
+                .crawl_delay_ms,
+            1000);
+  EXPECT_EQ(RulesForAgent("User-agent: frontierd\nCrawl-delay: 1\n\n"
+                          "User-agent: *\nCrawl-delay: 30\n",
+                          "frontierd")
+                .crawl_delay_ms,
+            1000);
+  EXPECT_EQ(RulesForAgent("User-agent: *\nCrawl-delay: 1\n"
+                          "User-agent: frontierd\nCrawl-delay: 30\n",
+                          "frontierd")
+                .crawl_delay_ms,
+            30000)
+      << "the crawler's own longer delay, not the '*' group's";
+  EXPECT_EQ(RulesForAgent("User-agent: *\nCrawl-delay: 30\n"
+                          "User-agent: frontierd\nCrawl-delay: 1\n",
+                          "otherbot")
+                .crawl_delay_ms,
+            30000);
+
+  // Another crawler's delay does not leak into ours.
+  EXPECT_EQ(RulesForAgent("User-agent: otherbot\nCrawl-delay: 30\n\n"
+                          "User-agent: *\nCrawl-delay: 1\n",
+                          "frontierd")
+                .crawl_delay_ms,
+            1000);
+  const Rules bing = RulesForAgent(
+      "User-agent: Bingbot\nCrawl-delay: 10\n\n"
+      "User-agent: *\nDisallow: /admin\n",
+      "frontierd");
+  EXPECT_EQ(bing.crawl_delay_ms, std::nullopt);
+  EXPECT_FALSE(Allowed(bing, "/admin"));
+  EXPECT_EQ(bing.groups, 2u);
+
+  // With rules in the crawler's group: its rules and its delay.
+  const Rules own = RulesForAgent(
+      "User-agent: *\nCrawl-delay: 30\n\n"
+      "User-agent: frontierd\nCrawl-delay: 1\nDisallow: /x\n",
+      "frontierd");
+  EXPECT_EQ(own.crawl_delay_ms, 1000);
+  EXPECT_FALSE(Allowed(own, "/x"));
+  EXPECT_EQ(own.groups, 2u);
+
+  // Rules keep RFC 9309's grouping (other records must not change how
+  // allow and disallow lines are read, §2.2.4): here the Disallow still
+  // applies to frontierd too, where protego would allow /admin. When the
+  // two readings differ, the one that blocks more is kept.
+  const Rules named_first = RulesForAgent(
+      "User-agent: frontierd\nCrawl-delay: 1\n"
+      "User-agent: *\nDisallow: /admin\n",
+      "frontierd");
+  EXPECT_EQ(named_first.crawl_delay_ms, 1000);
+  EXPECT_FALSE(Allowed(named_first, "/admin"));
+}
+
 TEST(Choices, CrawlDelayValues) {
   EXPECT_EQ(ParseCrawlDelayMs("0"), 0);
   EXPECT_EQ(ParseCrawlDelayMs("10"), 10000);
@@ -420,12 +483,34 @@ TEST(Choices, OnlyTheFirstBytesAreRead) {
   EXPECT_TRUE(RulesForAgent(body, "x", options).rules.empty());
 }
 
-TEST(Choices, OverlongLinesAreIgnored) {
-  const std::string long_path = "/" + std::string(kMaxLineBytes, 'a');
+// A long pattern with wildcards can match short paths: a line of any
+// length (within the body's limit) keeps its rule whole. Dropped, the
+// Disallow below would let /secret through (issue 18 §4; RFC 9309 and
+// protego disallow it).
+TEST(Choices, LongLinesKeepTheirRuleWhole) {
+  const std::string stars(17'000, '*');
   const std::string body =
+      "User-agent: *\nDisallow: /" + stars + "secret\n";
+  EXPECT_FALSE(IsAllowed(body, "x", "/secret"));
+  EXPECT_FALSE(IsAllowed(body, "x", "/a/b/secret?q"));
+  EXPECT_TRUE(IsAllowed(body, "x", "/secre"));
+  ASSERT_EQ(RulesForAgent(body, "x").rules.size(), 1u);
+  EXPECT_EQ(RulesForAgent(body, "x").rules[0].pattern.size(),
+            stars.size() + 7);
+
+  // A long Allow is kept whole too, and wins as the longer match.
+  const std::string long_path = "/" + std::string(20'000, 'a');
+  const std::string allow_body =
       "User-agent: *\nAllow: " + long_path + "\nDisallow: /\n";
-  EXPECT_FALSE(IsAllowed(body, "x", long_path));
-  EXPECT_EQ(RulesForAgent(body, "x").rules.size(), 1u);
+  EXPECT_TRUE(IsAllowed(allow_body, "x", long_path));
+  EXPECT_FALSE(IsAllowed(allow_body, "x", "/a"));
+  EXPECT_EQ(RulesForAgent(allow_body, "x").rules.size(), 2u);
+
+  // The body's limit still bounds what is read: a line the limit cuts
+  // in two is dropped.
+  ParseOptions options;
+  options.max_bytes = 16'000;
+  EXPECT_TRUE(RulesForAgent(body, "x", options).rules.empty());
 }
 
 TEST(Choices, SitemapLimits) {

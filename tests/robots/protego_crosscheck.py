@@ -134,6 +134,9 @@ HAND_WRITTEN = [
     ("crawl_delay_between_agents",
      "User-agent: otherbot\nCrawl-delay: 5\nUser-agent: frontierd\n"
      "Disallow: /x\n", AGENT, ["/x"]),
+    ("delay_only_group_then_star_rules",
+     "User-agent: frontierd\nCrawl-delay: 1\nUser-agent: *\n"
+     "Disallow: /admin\n", AGENT, ["/admin", "/"]),
     ("byte_order_mark", "\ufeffUser-agent: *\nDisallow: /\n", AGENT, ["/"]),
     ("other_line_breaks", "User-agent: *\x0cDisallow: /\n", AGENT, ["/"]),
     ("escapes_in_query", "User-agent: *\nDisallow: /p?q=%41\n", AGENT,
@@ -162,7 +165,7 @@ KNOWN_DIFFERENCES = {
     ("product_token_with_version", "/"): ("0", "product token"),
     ("agent_name_inside_ours", "/"): ("1", "product token"),
     ("sitemap_between_agents", "/"): ("0", "other records"),
-    ("crawl_delay_between_agents", "crawl-delay"): ("5.000", "other records"),
+    ("delay_only_group_then_star_rules", "/admin"): ("0", "other records"),
     ("byte_order_mark", "/"): ("0", "byte order mark"),
     ("other_line_breaks", "/"): ("1", "line breaks"),
     ("escapes_in_query", "/p?q=A"): ("0", "queries"),
@@ -175,6 +178,59 @@ KNOWN_DIFFERENCES = {
     ("leading_star_slash", "/a"): ("0", "leading star"),
     ("dollar_after_query", "/p?q=1"): ("0", "dollar"),
 }
+
+# --- Crawl-delay shapes (issue 18 §1) -----------------------------------------
+# The common real-world shapes of a file with a '*' group and a group for
+# the crawler, each with a Crawl-delay: either order, each group with and
+# without a rule, blank lines between them or none, the crawler's delay
+# shorter or longer than the other one; and another crawler's group in
+# place of ours. Both must give the crawler the delay of its own group (or
+# of '*' when no group names it) and the same answers for the paths, with
+# one documented exception (below).
+
+SHAPE_PATHS = ["/", "/a", "/x", "/admin"]
+
+
+def delay_shapes():
+    """(name, body, exception path or None) for each shape."""
+    cases = []
+    for first, second in (("*", AGENT), (AGENT, "*"), ("otherbot", "*"),
+                          ("*", "otherbot")):
+        for rules in ((False, False), (True, False), (False, True),
+                      (True, True)):
+            for blank in (True, False):
+                for delays in (("30", "1"), ("1", "30")):
+                    lines = []
+                    for group, (name, delay, path) in enumerate(
+                            ((first, delays[0], "/a"),
+                             (second, delays[1], "/x"))):
+                        lines.append("User-agent: " + name)
+                        lines.append("Crawl-delay: " + delay)
+                        if rules[group]:
+                            lines.append("Disallow: " + path)
+                        if blank:
+                            lines.append("")
+                    body = "\n".join(lines) + "\n"
+                    label = "shape_%s_%s_%d%d_%s_%s" % (
+                        first.replace("*", "star"), second.replace("*", "star"),
+                        rules[0], rules[1], "blank" if blank else "tight",
+                        "-".join(delays))
+                    # The one shape read differently: the group that
+                    # applies to the crawler comes first, with only a
+                    # Crawl-delay, and the next group has a rule. RFC 9309
+                    # makes both user-agent lines one group (a Crawl-delay
+                    # must not change how rules are read, §2.2.4), so that
+                    # rule binds the crawler too; protego gives the first
+                    # agent an empty group of its own. robots/ keeps the
+                    # reading that blocks more (docs/robots.md, "other
+                    # records").
+                    ours_first = first == AGENT or (first == "*" and
+                                                    second != AGENT)
+                    exception = ("/x" if ours_first and not rules[0]
+                                 and rules[1] else None)
+                    cases.append((label, body, exception))
+    return cases
+
 
 # --- Generated files ---------------------------------------------------------
 
@@ -334,6 +390,7 @@ def main():
     failures = []
     seen_known = set()
     compared = 0
+    shapes = delay_shapes()
     with tempfile.TemporaryDirectory() as workdir:
         for name, body, agent, paths in cases:
             a = ours(check, workdir, body, agent, paths)
@@ -353,13 +410,26 @@ def main():
                 elif a[item] != b[item]:
                     failures.append("%s %r: robots/ %r, protego %r\n--- body:\n%s"
                                     % (name, item, a[item], b[item], body))
+        for name, body, exception in shapes:
+            a = ours(check, workdir, body, AGENT, SHAPE_PATHS)
+            b = theirs(body, AGENT, SHAPE_PATHS)
+            for item in a:
+                compared += 1
+                if item == exception:
+                    if (a[item], b[item]) != ("0", "1"):
+                        failures.append("%s %r: robots/ %r, protego %r; "
+                                        "docs say '0' and '1'\n--- body:\n%s"
+                                        % (name, item, a[item], b[item], body))
+                elif a[item] != b[item]:
+                    failures.append("%s %r: robots/ %r, protego %r\n--- body:\n%s"
+                                    % (name, item, a[item], b[item], body))
     for key in set(KNOWN_DIFFERENCES) - seen_known:
         failures.append("listed difference %r was never checked" % (key,))
 
-    print("protego cross-check: %d files (%d hand-written, %d generated), "
-          "%d answers compared, %d known differences"
-          % (len(cases), len(HAND_WRITTEN), GENERATED, compared,
-             len(KNOWN_DIFFERENCES)))
+    print("protego cross-check: %d files (%d hand-written, %d crawl-delay "
+          "shapes, %d generated), %d answers compared, %d known differences"
+          % (len(cases) + len(shapes), len(HAND_WRITTEN), len(shapes),
+             GENERATED, compared, len(KNOWN_DIFFERENCES)))
     for failure in failures[:30]:
         print("FAIL:", failure)
     if failures:
