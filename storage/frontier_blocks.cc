@@ -18,6 +18,13 @@ bool FrontierImpl::IsBackoffStatus(std::optional<int> status) const {
   return std::find(codes.begin(), codes.end(), *status) != codes.end();
 }
 
+policy::BackoffPolicy FrontierImpl::BackoffSeries() const {
+  policy::BackoffPolicy backoff;
+  backoff.initial_ms = opts_.backoff_initial_ms;
+  backoff.max_ms = opts_.backoff_max_ms;
+  return backoff;
+}
+
 void FrontierImpl::BackOff(const FailOptions& options, int64_t now_ms,
                            SiteRecord* site) {
   std::optional<int64_t> retry_after_ms;
@@ -32,13 +39,10 @@ void FrontierImpl::BackOff(const FailOptions& options, int64_t now_ms,
   if (!blocked || step == 0) {
     step = step == std::numeric_limits<uint32_t>::max() ? step : step + 1;
   }
-  policy::BackoffPolicy backoff;
-  backoff.initial_ms = opts_.backoff_initial_ms;
-  backoff.max_ms = opts_.backoff_max_ms;
   const double draw =
       std::uniform_real_distribution<double>(0.0, 1.0)(jitter_rng_);
   const int64_t block_ms =
-      policy::BlockDelayMs(backoff, step, retry_after_ms, draw);
+      policy::BlockDelayMs(BackoffSeries(), step, retry_after_ms, draw);
   site->block_until_ms = std::max(site->block_until_ms, now_ms + block_ms);
   site->backoffs = step;
   stats_.backoffs++;

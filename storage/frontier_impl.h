@@ -15,6 +15,7 @@
 #include <unordered_map>
 #include <vector>
 
+#include "policy/backoff.h"
 #include "policy/politeness.h"
 #include "policy/recrawl.h"
 #include "storage/bdb.h"
@@ -227,6 +228,11 @@ class FrontierImpl final : public Frontier {
                    int64_t now_ms, TickResult* result);
 
   // --- robots.txt (frontier_robots.cc) ---
+  // True if U holds a URL of `origin`, whose host's fingerprint is
+  // `host_fp` (ROBOTS GET of an origin not fetched yet). Reads outside any
+  // transaction; a host with very many URLs of other origins may answer
+  // true without a match (bounded scan, docs/robots.md).
+  StatusOr<bool> HoldsUrlOfOrigin(uint64_t host_fp, std::string_view origin);
   //
   // With `robots`, decides for the site's head `rec` (a queued URL that is
   // not a robots fetch, at `key`) before PopOne leases it: *held is false
@@ -397,6 +403,9 @@ class FrontierImpl final : public Frontier {
   // is blocked already (a fetch that began before the block) may lengthen
   // the block but does not advance the series.
   bool IsBackoffStatus(std::optional<int> status) const;
+  // The configured series (backoff-initial, backoff-max, ±10% jitter) that
+  // every back-off follows: a site's, and an unreachable robots.txt's.
+  policy::BackoffPolicy BackoffSeries() const;
   void BackOff(const FailOptions& options, int64_t now_ms, SiteRecord* site);
   // Loads `url`'s record into *rec inside `t` and sets *leased: whether it
   // is that URL's (not a fingerprint twin's) and the URL is leased. An

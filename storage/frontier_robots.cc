@@ -211,9 +211,9 @@ Status FrontierImpl::ApplyRobotsReport(DbTxn* t, uint64_t origin_fp,
   if (*unreachable) {
     p->state = RobotsState::kUnreachable;
     p->failures++;
-    policy::BackoffPolicy backoff;
+    // The operator's back-off series (issue 18 §2), as for a site's 503.
     std::uniform_real_distribution<double> random01(0.0, 1.0);
-    p->until_ms = now_ms + policy::BackoffDelayMs(backoff, p->failures,
+    p->until_ms = now_ms + policy::BackoffDelayMs(BackoffSeries(), p->failures,
                                                   random01(robots_rng_));
     return StorePolicy(t, origin_fp, *p);
   }
@@ -419,6 +419,32 @@ Status FrontierImpl::LoadRechecks() {
 
 // --- ROBOTS GET / SET / CHECK ------------------------------------------
 
+StatusOr<bool> FrontierImpl::HoldsUrlOfOrigin(uint64_t host_fp,
+                                             std::string_view origin) {
+  // U is keyed by (host, URL) fingerprints: one descent finds the host's
+  // first URL. Its other origins (scheme, port) are mixed in by URL
+  // fingerprint, so the scan stops at the first match; past
+  // kOriginScanMax records of other origins it answers true (docs/robots.md).
+  constexpr int kOriginScanMax = 4096;
+  bdb::Cursor c;
+  Status s = c.Open(&urls_, nullptr);
+  if (!s.ok()) return s;
+  std::string key, value;
+  s = c.Seek(EncodeUrlKey(UrlKey{host_fp, 0}), &key, &value);
+  for (int seen = 0; s.ok(); ++seen, s = c.Next(&key, &value)) {
+    UrlKey k;
+    UrlRecord rec;
+    if (!DecodeUrlKey(key, &k) || k.host_fp != host_fp) return false;
+    if (seen == kOriginScanMax) return true;
+    if (!DecodeUrlRecord(value, &rec)) {
+      return Status::Corruption("undecodable URL record");
+    }
+    if (OriginOf(rec.url) == origin) return true;
+  }
+  if (s.IsNotFound()) return false;
+  return s;
+}
+
 StatusOr<std::optional<RobotsInfo>> FrontierImpl::RobotsGet(
     std::string_view origin_or_url) {
   StatusOr<Resolved> target = Resolve(origin_or_url, "invalid URL");
@@ -426,7 +452,16 @@ StatusOr<std::optional<RobotsInfo>> FrontierImpl::RobotsGet(
   const std::string origin = OriginOf(target->norm);
   PolicyRecord p;
   Status s = LoadPolicy(nullptr, Fingerprint(origin), &p);
-  if (s.IsNotFound()) return std::optional<RobotsInfo>();
+  if (s.IsNotFound()) {
+    // No fetch yet: an origin the frontier holds URLs of is "unknown".
+    StatusOr<bool> held = HoldsUrlOfOrigin(target->key.host_fp, origin);
+    if (!held.ok()) return held.status();
+    if (!*held) return std::optional<RobotsInfo>();
+    RobotsInfo info;
+    info.origin = origin;
+    info.state = RobotsStateName(RobotsState::kUnknown);
+    return std::optional<RobotsInfo>(std::move(info));
+  }
   if (!s.ok()) return s;
   RobotsInfo info;
   info.origin = p.origin;

@@ -39,6 +39,8 @@ class Origin:
                     origin.requests.append((time.monotonic(), self.path))
                     status, body = origin.pages.get(self.path,
                                                     (200, b"<p>page</p>"))
+                    if callable(status):  # an answer that changes
+                        status, body = status()
                 self.send_response(status)
                 self.send_header("Content-Length", str(len(body)))
                 self.end_headers()
@@ -279,6 +281,71 @@ class RobotsTest(unittest.TestCase):
         r.execute_command("ADD", o.url + "/yes2")
         crawl(second.port, 2.0, workers=2)
         self.assertEqual(o.paths(), ["/robots.txt", "/yes", "/yes2"])
+
+    def test_crawl_delay_of_a_group_with_only_a_crawl_delay(self):
+        # Issue 18 §1: each file gives testbot its own group's delay.
+        server, r = self.start()
+        origin = "http://127.0.0.9:8080"
+        for body, delay, groups in [
+                (b"User-agent: *\nCrawl-delay: 30\n\n"
+                 b"User-agent: testbot\nCrawl-delay: 1\n", b"1", b"2"),
+                (b"User-agent: testbot\nCrawl-delay: 1\n\n"
+                 b"User-agent: *\nCrawl-delay: 30\n", b"1", b"2"),
+                (b"User-agent: otherbot\nCrawl-delay: 30\n\n"
+                 b"User-agent: *\nCrawl-delay: 1\n", b"1", b"2"),
+                (b"User-agent: *\nCrawl-delay: 1\n\n"
+                 b"User-agent: testbot\nCrawl-delay: 30\n", b"30", b"2")]:
+            self.assertEqual(
+                r.execute_command("ROBOTS", "SET", origin, 200, body), b"OK")
+            info = field_map(r.execute_command("ROBOTS", "GET", origin))
+            self.assertEqual((info["crawl-delay"], info["groups"]),
+                             (delay, groups), body)
+
+    def test_unreachable_robots_retries_on_the_configured_backoff(self):
+        # Issue 18 §2: with backoff-initial 1 a robots.txt that answers
+        # 503 twice holds its pages back for about 1 + 2 s, not 60 + 120.
+        server, r = self.start("--politeness-delay", "0",
+                               "--backoff-initial", "1")
+        answers = iter([(503, b"busy"), (503, b"busy")])
+        o = self.origin(10, {"/robots.txt": (
+            lambda: next(answers, (200, b"User-agent: *\n")), None)})
+        for i in range(3):
+            r.execute_command("ADD", f"{o.url}/{i}")
+        started = time.monotonic()
+        crawl(server.port, 8, workers=2)
+        paths = o.paths()
+        self.assertEqual(paths[:3], ["/robots.txt"] * 3, paths)
+        self.assertEqual(sorted(paths[3:]), ["/0", "/1", "/2"], paths)
+        pages = o.times("/")[-1] - started
+        self.assertLess(pages, 7.0, "the pages came %.1f s after the "
+                        "start" % pages)
+        info = field_map(r.execute_command("ROBOTS", "GET", o.url))
+        self.assertEqual(info["state"], b"ok")
+
+    def test_get_of_an_origin_held_but_not_fetched(self):
+        # Issue 18 §3: nil only for an origin the frontier never met.
+        server, r = self.start()
+        r.execute_command("ADD", "http://127.0.0.9:8080/x")
+        for asked in ("http://127.0.0.9:8080", "http://127.0.0.9:8080/y"):
+            info = field_map(r.execute_command("ROBOTS", "GET", asked))
+            self.assertEqual(info["origin"], b"http://127.0.0.9:8080")
+            self.assertEqual(info["state"], b"unknown")
+            self.assertEqual(info["rules"], [])
+        self.assertIsNone(
+            r.execute_command("ROBOTS", "GET", "http://127.0.0.9:8081"))
+
+    def test_a_long_disallow_line_still_blocks(self):
+        # Issue 18 §4: a pattern of 17,000 stars still matches /secret.
+        server, r = self.start()
+        origin = "http://127.0.0.9:8080"
+        body = b"User-agent: *\nDisallow: /" + b"*" * 17000 + b"secret\n"
+        r.execute_command("ROBOTS", "SET", origin, 200, body)
+        self.assertEqual(
+            r.execute_command("ROBOTS", "CHECK", origin + "/secret"), 0)
+        self.assertEqual(
+            r.execute_command("ROBOTS", "CHECK", origin + "/x/secret"), 0)
+        self.assertEqual(
+            r.execute_command("ROBOTS", "CHECK", origin + "/public"), 1)
 
     def test_bad_input_changes_nothing(self):
         server, r = self.start()

@@ -80,7 +80,8 @@ TEST_F(FrontierRobotsTest, RobotsTxtGoesFirstOncePerOrigin) {
   EXPECT_EQ((*info)->state, UrlState::kLeased);
   EXPECT_EQ((*info)->depth, 0);
 
-  EXPECT_EQ(RobotsState("https://a.test"), "none");
+  // Held (https://a.test/1) and not fetched yet: unknown, not nil.
+  EXPECT_EQ(RobotsState("https://a.test"), "unknown");
   EXPECT_TRUE(Confirm("http://a.test/robots.txt", 200, ""));
   EXPECT_EQ(Pop(), (Urls{"http://a.test/1", "http://a.test/2",
                          "https://a.test/robots.txt"}));
@@ -130,7 +131,7 @@ TEST_F(FrontierRobotsTest, RobotsOffChangesNothing) {
   Open();
   Add("http://a.test/1");
   EXPECT_EQ(Pop(), Urls{"http://a.test/1"});
-  EXPECT_EQ(RobotsState("http://a.test"), "none");
+  EXPECT_EQ(RobotsState("http://a.test"), "unknown");  // never fetched
 }
 
 TEST_F(FrontierRobotsTest, DisallowedIsExcludedThenBackAfterNewRules) {
@@ -211,6 +212,78 @@ TEST_F(FrontierRobotsTest, UnreachableHoldsTheOriginUntilALater200) {
   EXPECT_EQ(Pop(), Urls{"http://a.test/robots.txt"});
   EXPECT_TRUE(Confirm("http://a.test/robots.txt", 200, "User-agent: *\n"));
   EXPECT_EQ(Pop(), Urls{"http://a.test/1"});
+}
+
+// Issue 18 §2: the retry of an unreachable robots.txt follows the
+// operator's back-off series (backoff-initial, doubling, backoff-max,
+// ±10%), not a built-in 60 s; a change applies from the next back-off.
+TEST_F(FrontierRobotsTest, UnreachableRetryFollowsTheConfiguredBackoff) {
+  opts_.backoff_initial_ms = 1'000;
+  opts_.backoff_max_ms = 3'000;
+  Open();
+  Add("http://a.test/1");
+  const std::string robots = "http://a.test/robots.txt";
+  const int64_t expected[] = {1'000, 2'000, 3'000, 3'000};
+  for (int64_t want : expected) {
+    ASSERT_EQ(Pop(), Urls{robots}) << want;
+    ASSERT_TRUE(Confirm(robots, 503));
+    const int64_t wait = Info(robots).due_ms - now_;
+    EXPECT_GE(wait, want * 9 / 10) << want;
+    EXPECT_LE(wait, std::min<int64_t>(want * 11 / 10, 3'000)) << want;
+    EXPECT_EQ(Pop(), Urls{});
+    now_ += wait;
+  }
+  // CONFIG SET backoff-initial 5000: the next back-off uses it (the series
+  // ends with a fetch that answers).
+  FrontierOptions changed = fr_->options();
+  changed.backoff_initial_ms = 5'000;
+  changed.backoff_max_ms = 86'400'000;
+  ASSERT_TRUE(fr_->UpdateOptions(changed, now_).ok());
+  ASSERT_EQ(Pop(), Urls{robots});
+  ASSERT_TRUE(Confirm(robots, 200, "User-agent: *\n"));
+  EXPECT_EQ(Pop(), Urls{"http://a.test/1"});
+  now_ += kDay + 1;  // the rules expire: fetched again
+  Add("http://a.test/2");
+  ASSERT_EQ(Pop(), Urls{robots});
+  ASSERT_TRUE(Confirm(robots, 503));
+  const int64_t wait = Info(robots).due_ms - now_;
+  EXPECT_GE(wait, 4'500);
+  EXPECT_LE(wait, 5'500);
+}
+
+// Issue 18 §3: an origin the frontier holds a URL of, and has not fetched
+// robots.txt for, is "unknown"; nil is for an origin it never met.
+TEST_F(FrontierRobotsTest, GetOfAKnownOriginNotFetchedYetIsUnknown) {
+  opts_.robots = false;
+  Open();
+  Add("http://b.test/x");
+  Add("https://b.test:8443/y");
+  for (const char* asked : {"http://b.test", "http://b.test/x",
+                            "http://b.test/other", "https://b.test:8443"}) {
+    auto r = fr_->RobotsGet(asked);
+    ASSERT_TRUE(r.ok()) << r.status().ToString();
+    ASSERT_TRUE(r->has_value()) << asked;
+    EXPECT_EQ((*r)->state, "unknown") << asked;
+    EXPECT_EQ((*r)->status, 0);
+    EXPECT_EQ((*r)->fetched_ms, 0);
+    EXPECT_EQ((*r)->groups, 0u);
+    EXPECT_TRUE((*r)->rules.empty());
+  }
+  auto r = fr_->RobotsGet("http://b.test/x");
+  ASSERT_TRUE(r.ok() && r->has_value());
+  EXPECT_EQ((*r)->origin, "http://b.test");
+  // Same host, other scheme or port; other hosts: never met.
+  EXPECT_EQ(RobotsState("https://b.test"), "none");
+  EXPECT_EQ(RobotsState("http://b.test:8080"), "none");
+  EXPECT_EQ(RobotsState("http://c.test"), "none");
+  EXPECT_EQ(RobotsState("http://a.b.test"), "none");
+
+  // Many URLs of one origin of a host, none of the other: still found
+  // (and not) through the host's URLs.
+  for (int i = 0; i < 300; ++i) Add("http://d.test/p" + std::to_string(i));
+  Add("https://d.test/only");
+  EXPECT_EQ(RobotsState("https://d.test"), "unknown");
+  EXPECT_EQ(RobotsState("http://d.test:81"), "none");
 }
 
 TEST_F(FrontierRobotsTest, UnreachableKeepsEarlierRules) {
