@@ -204,10 +204,25 @@ TEST(NormalizeUrlTest, SitesOfIdnHostsAreTheirAsciiForm) {
 }
 
 TEST(NormalizeUrlTest, InvalidIdnHostsAreRefusedWithTheReason) {
-  // A punycode label that does not decode, a zero-width joiner where no
-  // script needs one, a symbol IDNA2008 disallows.
-  EXPECT_EQ(Refusal("http://xn--a.com/").substr(0, 29),
-            "invalid IDN host 'xn--a.com':");
+  // A punycode label that does not decode (in a host with non-ASCII text:
+  // an all-ASCII host is only lower-cased, below), a zero-width joiner
+  // where no script needs one, a symbol IDNA2008 disallows.
+  EXPECT_EQ(Refusal("http://\xC3\xBC.xn--a.com/").substr(0, 32),
+            "invalid IDN host '\xC3\xBC.xn--a.com':");
+  // As in the Standard since 2025 (web-platform-tests urltestdata.json).
+  for (const char* ascii :
+       {"http://xn--a.com/", "http://a.b.c.xn--pokxncvks/", "http://xn--.com/"}) {
+    auto url = NormalizeUrl(ascii, kMax);
+    ASSERT_TRUE(url.ok()) << ascii << ": " << url.status().ToString();
+    EXPECT_EQ(url->url, ascii);
+  }
+  // A NUL in an IDN host is refused, not cut off where libidn2 stops.
+  EXPECT_EQ(Refusal("https://%C3%A9%00/"),
+            "invalid host '%C3%A9%00': control character 0x00 cannot appear "
+            "in a host name");
+  auto upper = NormalizeUrl("http://A.B.C.XN--POKXNCVKS/", kMax);
+  ASSERT_TRUE(upper.ok());
+  EXPECT_EQ(upper->url, "http://a.b.c.xn--pokxncvks/");
   EXPECT_EQ(Refusal("http://a\xE2\x80\x8D"
                     "b.com/"),
             "invalid IDN host 'a\xE2\x80\x8D"

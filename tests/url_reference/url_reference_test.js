@@ -37,6 +37,8 @@ const kHandWritten = [
   "http://例え.テスト/", "http://ΑΒΓ.gr/", "http://ｅｘａｍｐｌｅ.com/",
   "http://a。b．c｡d/", "http://☃.com/", "http://xn--n3h.com/",
   "http://xn--a.com/", "http://xn--.com/", "http://a.xn--bcher-kva.example/",
+  "http://a.b.c.XN--pokxncvks", "http://bücher.xn--a.example/",
+  "https://%c3%a9%00/",
   "http://-x-.com/", "http://ab--c.com/", "http://a_b.com/", "http://١.com/",
   "http://a\u200db.com/", "http://www.\u05d0\u05d1.com/", "http://_a.\u05d0/",
   "http://a-.\u05d0/", "http://\u05d0\u0661" + "0/", "http://\u0627\u0661\u0662.eg/", "http://%65xample.com/", "http://ex%41mple.com/",
@@ -291,6 +293,10 @@ function Main() {
     ["http://bücher.example/", "http://xn--bcher-kva.example/"],
     ["http://example.org/a b", "http://example.org/a%20b"],
     ["http://0x7f.1/", "http://127.0.0.1/"],
+    // An all-ASCII host is only lower-cased, "xn--" labels too, valid
+    // punycode or not (the Standard since 2025; issue 18 §5).
+    ["http://a.b.c.XN--pokxncvks", "http://a.b.c.xn--pokxncvks/"],
+    ["http://xn--a.com/", "http://xn--a.com/"],
   ];
   for (const [input, want] of fixed) {
     const got = outputs[inputs.indexOf(input)];
