@@ -8,6 +8,7 @@
 
 #include <arpa/inet.h>
 #include <idn2.h>
+#include <unictype.h>
 
 #include <algorithm>
 #include <array>
@@ -58,10 +59,6 @@ std::string PercentDecode(std::string_view text) {
     }
   }
   return out;
-}
-
-bool IsAsciiLetter(char c) {
-  return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z');
 }
 
 bool IsAscii(std::string_view text) {
@@ -143,29 +140,6 @@ std::vector<uint32_t> CodePoints(std::string_view text) {
   return out;
 }
 
-// True for a code point of a right-to-left script (Hebrew, Arabic, Syriac,
-// Thaana, N'Ko and the other blocks Unicode reserves for them): a label
-// with one makes the domain a "Bidi domain name" (RFC 5893). Blocks, not
-// the Bidi_Class table, which libidn2 does not export: a few marks and
-// unassigned code points of these blocks count too, and libidn2 refuses
-// those in a label anyway.
-bool IsRightToLeft(uint32_t code) {
-  return (code >= 0x0590 && code <= 0x08FF) ||
-         (code >= 0xFB1D && code <= 0xFDFF) ||
-         (code >= 0xFE70 && code <= 0xFEFF) ||
-         (code >= 0x10800 && code <= 0x10FFF) ||
-         (code >= 0x1E800 && code <= 0x1EFFF);
-}
-
-// Bidi classes EN (European digits) and AN (Arabic-Indic digits), which
-// RFC 5893 forbids mixing in a right-to-left label.
-bool IsEuropeanDigit(uint32_t code) {
-  return (code >= '0' && code <= '9') || (code >= 0x06F0 && code <= 0x06F9);
-}
-bool IsArabicDigit(uint32_t code) {
-  return (code >= 0x0660 && code <= 0x0669) || code == 0x066B || code == 0x066C;
-}
-
 // The Unicode form of A-label `label` (itself if it is not punycode).
 std::string ULabel(const std::string& label) {
   if (!label.starts_with("xn--")) return label;
@@ -177,36 +151,61 @@ std::string ULabel(const std::string& label) {
   return std::string(unicode);
 }
 
-// UTS #46's CheckBidi (RFC 5893), which the Standard asks for: in a domain
-// with a right-to-left label, every non-empty label must start with a
-// letter and end with a letter or digit (in either direction), and a
-// right-to-left label must not mix European and Arabic-Indic digits.
-// libidn2 checks the right-to-left labels' letters itself; this adds what
-// it leaves out, as far as ASCII and the digits go: any other non-ASCII
-// character at either end is taken to be a letter.
+// RFC 5893 §2's six rules for one label of a Bidi domain name, by the
+// code points' Bidi_Class (libunistring's table): it starts with L (a
+// left-to-right label) or R/AL (right-to-left); holds only the classes
+// its direction allows; ends, before any NSM, with L or EN (LTR) or with
+// R, AL, EN or AN (RTL); and an RTL label mixes no EN with AN.
+bool MeetsBidiRule(const std::vector<uint32_t>& label) {
+  if (label.empty()) return true;
+  const auto bidi = [](uint32_t c) { return uc_bidi_class(c); };
+  const int first = bidi(label.front());
+  const bool rtl = first == UC_BIDI_R || first == UC_BIDI_AL;
+  if (!rtl && first != UC_BIDI_L) return false;
+  bool en = false, an = false;
+  for (const uint32_t c : label) {
+    const int k = bidi(c);
+    en = en || k == UC_BIDI_EN;
+    an = an || k == UC_BIDI_AN;
+    const bool either = k == UC_BIDI_EN || k == UC_BIDI_ES ||
+                        k == UC_BIDI_CS || k == UC_BIDI_ET ||
+                        k == UC_BIDI_ON || k == UC_BIDI_BN ||
+                        k == UC_BIDI_NSM;
+    const bool allowed =
+        either || (rtl ? k == UC_BIDI_R || k == UC_BIDI_AL || k == UC_BIDI_AN
+                       : k == UC_BIDI_L);
+    if (!allowed) return false;
+  }
+  size_t end = label.size();
+  while (end > 1 && bidi(label[end - 1]) == UC_BIDI_NSM) --end;
+  const int last = bidi(label[end - 1]);
+  if (rtl) {
+    return (last == UC_BIDI_R || last == UC_BIDI_AL || last == UC_BIDI_EN ||
+            last == UC_BIDI_AN) &&
+           !(en && an);
+  }
+  return last == UC_BIDI_L || last == UC_BIDI_EN;
+}
+
+// UTS #46's CheckBidi, which the Standard asks for: in a Bidi domain name
+// (one with a character of class R, AL or AN in some label), every label
+// meets RFC 5893's rule. libidn2 checks only the right-to-left labels it
+// converts.
 Status CheckBidiDomain(std::string_view input,
                        const std::vector<std::string>& labels) {
   std::vector<std::vector<uint32_t>> unicode;
-  bool bidi = false;
+  bool bidi_domain = false;
   for (const std::string& label : labels) {
     unicode.push_back(CodePoints(ULabel(label)));
-    for (const uint32_t code : unicode.back())
-      bidi = bidi || IsRightToLeft(code);
-  }
-  if (!bidi) return Status::OK();
-  for (const std::vector<uint32_t>& label : unicode) {
-    if (label.empty()) continue;
-    const uint32_t first = label.front(), last = label.back();
-    bool ok = (first >= 0x80 || IsAsciiLetter(static_cast<char>(first))) &&
-              (last >= 0x80 || IsAsciiLetter(static_cast<char>(last)) ||
-               IsEuropeanDigit(last));
-    const auto has = [&](bool (*test)(uint32_t)) {
-      return std::any_of(label.begin(), label.end(), test);
-    };
-    if (has(IsRightToLeft) && has(IsEuropeanDigit) && has(IsArabicDigit)) {
-      ok = false;
+    for (const uint32_t code : unicode.back()) {
+      const int k = uc_bidi_class(code);
+      bidi_domain = bidi_domain || k == UC_BIDI_R || k == UC_BIDI_AL ||
+                    k == UC_BIDI_AN;
     }
-    if (!ok) {
+  }
+  if (!bidi_domain) return Status::OK();
+  for (const std::vector<uint32_t>& label : unicode) {
+    if (!MeetsBidiRule(label)) {
       return Status::InvalidArgument(
           "invalid IDN host " + Quoted(input) +
           ": a label breaks the bidi rule of a right-to-left domain (UTS #46 "

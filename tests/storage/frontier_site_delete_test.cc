@@ -175,9 +175,11 @@ TEST_F(FrontierSiteDeleteTest, LargeSiteIsGoneAtTheReplyAndRemovedByTicks) {
   }
   EXPECT_EQ(popped, n);
   EXPECT_EQ(fr_->Stats().queued, 0u);
+  // Its robots rules left with it: the origin, held again, is unknown.
   auto rules = fr_->RobotsGet("http://big.com");
-  ASSERT_TRUE(rules.ok());
-  EXPECT_FALSE(rules->has_value());
+  ASSERT_TRUE(rules.ok() && rules->has_value());
+  EXPECT_EQ((*rules)->state, "unknown");
+  EXPECT_TRUE((*rules)->rules.empty());
 }
 
 // A crash (stop without checkpoint) in the middle of the removal: the

@@ -253,6 +253,13 @@ TEST(NormalizeUrlTest, RightToLeftDomainsFollowTheBidiRule) {
             "invalid IDN host '\xD7\x90\xD9\xA1"
             "0': " +
                 bidi);
+  // A left-to-right label ending in a hyphen and a combining mark: the
+  // marks after the last character do not hide its class (found by the
+  // reference test with another seed).
+  EXPECT_EQ(Refusal("https://\xD7\x90.a-\xCC\x81/"),
+            "invalid IDN host '\xD7\x90.a-\xCC\x81': " + bidi);
+  EXPECT_EQ(Norm("https://\xD7\x90.a\xCC\x81/"),
+            "https://xn--4db.xn--1ca/");
   // The same labels outside a right-to-left domain are fine.
   EXPECT_EQ(Norm("http://_a.example/"), "http://_a.example/");
 }

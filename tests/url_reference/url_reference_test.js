@@ -38,7 +38,7 @@ const kHandWritten = [
   "http://a。b．c｡d/", "http://☃.com/", "http://xn--n3h.com/",
   "http://xn--a.com/", "http://xn--.com/", "http://a.xn--bcher-kva.example/",
   "http://a.b.c.XN--pokxncvks", "http://bücher.xn--a.example/",
-  "https://%c3%a9%00/",
+  "https://%c3%a9%00/", "https://\u05d0.a-\u0301/",
   "http://-x-.com/", "http://ab--c.com/", "http://a_b.com/", "http://١.com/",
   "http://a\u200db.com/", "http://www.\u05d0\u05d1.com/", "http://_a.\u05d0/",
   "http://a-.\u05d0/", "http://\u05d0\u0661" + "0/", "http://\u0627\u0661\u0662.eg/", "http://%65xample.com/", "http://ex%41mple.com/",
