@@ -22,6 +22,10 @@
 namespace frontier::powerloss {
 namespace {
 
+#ifdef POWERLOSS_UNSUPPORTED
+TEST(PowerLossTest, Skipped) { GTEST_SKIP() << POWERLOSS_UNSUPPORTED; }
+#else
+
 uint64_t Seed() {
   if (const char* s = std::getenv("POWERLOSS_SEED")) {
     return std::strtoull(s, nullptr, 10);
@@ -65,10 +69,6 @@ void Print(const std::string& what, const CutLoopResult& r) {
   std::cerr << "\n";
   for (const std::string& l : r.losses) std::cerr << "  " << l << "\n";
 }
-
-#ifdef POWERLOSS_UNSUPPORTED
-TEST(PowerLossTest, Skipped) { GTEST_SKIP() << POWERLOSS_UNSUPPORTED; }
-#else
 
 TEST(PowerLossTest, FsyncAlwaysLosesNothingAcknowledged) {
   CutLoopOptions o = Options(FRONTIERD_BIN);
