@@ -158,7 +158,8 @@ FrontierdProcess::~FrontierdProcess() {
     return ::testing::AssertionFailure()
            << "cannot create a temporary directory";
   }
-  std::vector<std::string> cmd = {FrontierdBinary()};
+  std::vector<std::string> cmd = {binary_.empty() ? FrontierdBinary()
+                                                  : binary_};
   if (!config_file_.empty()) cmd.push_back(config_file_);
   // No HTTP listener unless a test asks for one: the shipped config file
   // turns it on at a fixed port, which parallel tests would fight over.
@@ -167,6 +168,13 @@ FrontierdProcess::~FrontierdProcess() {
                          "--http-port", "0"});
   cmd.insert(cmd.end(), args.begin(), args.end());
   std::vector<char*> argv = ExecArgv(cmd);
+  // Built before fork(): the child of a threaded test may not allocate.
+  std::vector<char*> envp;
+  for (char** e = environ; *e != nullptr; ++e) envp.push_back(*e);
+  for (const std::string& var : environment_) {
+    envp.push_back(const_cast<char*>(var.c_str()));
+  }
+  envp.push_back(nullptr);
   std::string out_path = tmp_.path() + "/stdout.log";
 
   int out_fd =
@@ -182,7 +190,7 @@ FrontierdProcess::~FrontierdProcess() {
     if (null_fd >= 0) dup2(null_fd, 0);
     dup2(out_fd, 1);
     dup2(out_fd, 2);
-    execv(argv[0], argv.data());
+    execve(argv[0], argv.data(), envp.data());
     _exit(127);
   }
   close(out_fd);

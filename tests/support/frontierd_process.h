@@ -251,6 +251,13 @@ class FrontierdProcess {
   // A config file to pass first on the command line (before the
   // directives above, which override it). Set before Start().
   void set_config_file(std::string path) { config_file_ = std::move(path); }
+  // Another server binary than FrontierdBinary() (e.g. a test build's
+  // variant), and "NAME=value" variables added to the process's
+  // environment (e.g. LD_PRELOAD). Set before Start().
+  void set_binary(std::string path) { binary_ = std::move(path); }
+  void set_environment(std::vector<std::string> vars) {
+    environment_ = std::move(vars);
+  }
   // How Start() and Restart() tell that the server is ready: by default,
   // PING on port() answers +PONG. A server without a plain port (port 0
   // and a tls-port) needs its own probe, which returns "" once the server
@@ -279,6 +286,8 @@ class FrontierdProcess {
 
   TempDir tmp_;
   std::string config_file_;
+  std::string binary_;
+  std::vector<std::string> environment_;
   std::function<std::string()> ready_probe_;
   std::vector<std::string> args_;
   int port_ = 0;
