@@ -136,6 +136,20 @@ class FrontierImpl final : public Frontier {
   Status FlushLog() override;                      // frontier_log.cc
   StatusOr<uint64_t> WriteLog() override;           // frontier_log.cc
   Status SyncLog(uint64_t seq) override;            // frontier_log.cc
+  // fsyncs the data directory, so that the entries of the files created
+  // in it (the databases at first start, each new log file) survive a
+  // power cut: POSIX asks for it, and only some file systems (ext4, XFS)
+  // commit entries with the files' own fsync. IOError on failure.
+  Status SyncDirectory() const;                      // frontier_log.cc
+  // Makes Berkeley DB fsync a file's directory right after it creates the
+  // file (process-wide, db_env_set_func_open; idempotent): its write-ahead
+  // rule syncs a new log file's data, never its entry. Call before the
+  // first environment opens.
+  static void InstallEntrySync();                    // frontier_log.cc
+  // After FlushLog's log_flush: SyncDirectory() if Berkeley DB started a
+  // log file since the last sync (log_flush synced its data, not its
+  // entry). On the loop thread; takes sync_mu_.
+  Status SyncNewLogFileEntries();                    // frontier_log.cc
   Status WriteBehind(int64_t now_ms,
                      int64_t checkpoint_ms) override;  // frontier_writeback.cc
   uint64_t pages_written_behind() const override {

@@ -119,6 +119,7 @@ Status FrontierImpl::OpenEnvironment(int64_t start) {
   // Cache buffers at their own size (storage/bdb_alloc.h); what Berkeley
   // DB hands back to us (statistics) still comes from malloc.
   bdb::InstallAllocator();
+  InstallEntrySync();
   env_.reset(new DbEnv(DB_CXX_NO_EXCEPTIONS));
   DbEnv* env = env_.get();
   env->set_errpfx("frontierd(bdb)");
@@ -180,6 +181,9 @@ Status FrontierImpl::OpenEnvironment(int64_t start) {
   if (s.ok()) s = RebuildScheduler();
   if (s.ok()) s = LoadRechecks();
   if (s.ok()) s = LoadDeleting();
+  // The databases and the first log file may have just been created:
+  // their entries are made durable before anything is acknowledged.
+  if (s.ok()) s = SyncDirectory();
   open_ms_ = SteadyMs() - start;
   return s;
 }

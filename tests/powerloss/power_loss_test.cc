@@ -44,10 +44,12 @@ CutLoopOptions Options(const std::string& traced_binary) {
   o.check_binary = FRONTIERD_BIN;
   o.preload = POWERLOSS_PRELOAD;
   o.seed = Seed();
-  // POWERLOSS_DIRS=strict: directory entries durable only after an fsync
-  // of the directory (POSIX), instead of after any fsync (ext4, XFS).
+  // Directory entries are durable only after an fsync of the directory
+  // (POSIX), the model a server must be written for.
+  // POWERLOSS_DIRS=journal: after any fsync instead (ext4, XFS).
+  o.dirs = DirModel::kStrict;
   if (const char* d = std::getenv("POWERLOSS_DIRS")) {
-    if (std::string(d) == "strict") o.dirs = DirModel::kStrict;
+    if (std::string(d) == "journal") o.dirs = DirModel::kJournal;
   }
   return o;
 }
