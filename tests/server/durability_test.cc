@@ -35,7 +35,7 @@ class DurabilityTest : public FrontierdTest {
   // Site readiness is refreshed by the timer (every timer-ms), so right
   // after a start ready_sites may lag for a tick: wait (bounded) for STATS
   // to match, then compare.
-  void ExpectStatsRestored(const std::map<std::string, long long>& expected) {
+  void ExpectStatsRestored(const Counters& expected) {
     Stopwatch watch;
     auto now = Stats();
     while (now != expected && watch.Elapsed() < seconds(1)) {
