@@ -300,13 +300,21 @@ TEST_F(ConfigPolitenessTest, BlockedPopServedWhenTheCapRises) {
             Array({Int(1), Int(1)}));
   ASSERT_EQ(Cmd({"POP"}), Bulk("http://a.com/1"));
   std::unique_ptr<Client> waiter = Connect(seconds(10));
-  waiter->Append({"BPOP", "5"});
-  waiter->SetTimeout(seconds(10));
-  std::this_thread::sleep_for(milliseconds(100));
-  ASSERT_EQ(Cmd({"CONFIG", "SET", "site-max-leases", "2"}), StatusReply("OK"));
+  Reply got;
+  std::thread bpop([&] { got = waiter->Cmd({"BPOP", "5"}); });
+  // The BPOP waits before the cap rises (Append alone would not even send
+  // it until its reply was read, after the CONFIG SET).
+  const bool blocked = WaitForBlockedClients(1);
   Stopwatch watch;
-  EXPECT_EQ(waiter->GetReply(), Bulk("http://a.com/2"));
-  EXPECT_LT(watch.Elapsed(), seconds(2));
+  if (blocked) {
+    EXPECT_EQ(Cmd({"CONFIG", "SET", "site-max-leases", "2"}),
+              StatusReply("OK"));
+  }
+  bpop.join();
+  ASSERT_TRUE(blocked) << "the BPOP never waited";
+  EXPECT_EQ(got, Bulk("http://a.com/2"));
+  EXPECT_LT(watch.Elapsed(), seconds(2)) << "served by the CONFIG SET, not "
+                                            "by the BPOP's timeout";
 }
 
 TEST_F(ConfigCommandsTest, MaxclientsAppliesToTheNextConnection) {
