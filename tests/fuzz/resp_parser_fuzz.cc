@@ -5,7 +5,8 @@
 // feed more): all at once, one byte at a time, and in chunks whose sizes
 // come from a generator seeded by the input. Checked:
 //   - every call reports consumed <= the bytes it was given;
-//   - what kNeedMore leaves unconsumed stays bounded (a line at most);
+//   - what kNeedMore leaves unconsumed is one incomplete line at most
+//     (see UnconsumedIsOneLine), which inputs of -max_len bytes can break;
 //   - the three ways give the same commands, in the same order, and end
 //     the same way (the same protocol error text, or "need more").
 // Small limits make the limit paths reachable with short inputs.
@@ -34,9 +35,36 @@ RespLimits FuzzLimits() {
   return limits;
 }
 
-// The parser's own header-line cap (resp_parser.cc) plus its CRLF: the most
-// a kNeedMore may leave unconsumed with the limits above.
-constexpr size_t kMaxUnconsumed = 64 * 1024 + 2;
+// The parser's own cap on a "*N" or "$N" header line (resp_parser.cc,
+// Redis's PROTO_INLINE_MAX_SIZE).
+constexpr size_t kMaxHeaderLine = 64 * 1024;
+
+// Whether `rest`, what a kNeedMore left unconsumed, is what the parser's
+// contract allows: at most one incomplete line, never a complete line or
+// bulk data it could have taken. That is one of
+//   - nothing, or the "\r" of the CRLF after bulk data;
+//   - a header line ("*N" or "$N") without its '\r', or ending in it: no
+//     other '\r' (at the first '\r' the line is complete or an error), and
+//     at most kMaxHeaderLine bytes before it;
+//   - an inline line: no '\n' (which would end it), and at most
+//     max_inline_len bytes besides a '\r' that may begin its terminator.
+// A length bound alone could not fail: inputs (-max_len=4096) are smaller
+// than kMaxHeaderLine. The shape can: a parser that held back bulk data or
+// a complete line would leave bytes past a line's end ('\n', an inner
+// '\r') or more than an inline line may hold (max_inline_len is 256).
+bool UnconsumedIsOneLine(std::string_view rest) {
+  if (rest.empty() || rest == "\r") return true;
+  const size_t cr = rest.find('\r');
+  const bool header = (rest[0] == '*' || rest[0] == '$') &&
+                      (cr == std::string_view::npos || cr == rest.size() - 1) &&
+                      rest.size() <= kMaxHeaderLine + 1;
+  // An inline line never starts with '*' (that is a multibulk header).
+  const size_t content = rest.size() - (rest.back() == '\r' ? 1 : 0);
+  const bool inline_line = rest[0] != '*' &&
+                           rest.find('\n') == std::string_view::npos &&
+                           content <= FuzzLimits().max_inline_len;
+  return header || inline_line;
+}
 
 struct Outcome {
   std::vector<std::vector<std::string>> commands;
@@ -74,7 +102,9 @@ Outcome ParseInPieces(std::string_view data, NextChunk next_chunk) {
       if (consumed > buffer.size()) Die("consumed more than the input");
       buffer.erase(0, consumed);
       if (r == RespParser::Result::kNeedMore) {
-        if (buffer.size() > kMaxUnconsumed) Die("unbounded unconsumed bytes");
+        if (!UnconsumedIsOneLine(buffer)) {
+          Die("kNeedMore left more than one incomplete line unconsumed");
+        }
         break;
       }
       if (parser.args().empty()) Die("kCommand with no arguments");

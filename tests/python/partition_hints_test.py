@@ -15,34 +15,49 @@ import servers
 
 BINARY = None
 EDU = b"frontier:hints:edu"
+EX = b"frontier:hints:ex"
 
 
-def wait_for(p, channel, data, timeout=5.0):
-    """Reads messages until `data` arrives on `channel`; returns the data of
-    every message on `channel` up to it, or fails after `timeout`."""
-    seen = []
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        m = p.get_message(timeout=0.05)
-        if m is None or m["type"] != "pmessage" or m["channel"] != channel:
-            continue
-        seen.append(m["data"])
-        if m["data"] == data:
-            return seen
-    raise AssertionError(f"no {data!r} on {channel!r} in {timeout} s; "
-                         f"saw {seen!r}")
+class Heard:
+    """Every hint one PSUBSCRIBE frontier:hints:* connection received, by
+    channel, in order. Waiting for a message on one channel keeps what
+    arrives on the others, so a test can assert on all of it."""
 
+    def __init__(self, p):
+        self.p = p
+        self.by_channel = {}
 
-def messages_on(p, channel, seconds):
-    """The data of every message on `channel` within `seconds`."""
-    seen = []
-    deadline = time.monotonic() + seconds
-    while time.monotonic() < deadline:
-        m = p.get_message(timeout=0.05)
-        if m is not None and m["type"] == "pmessage" and \
-                m["channel"] == channel:
-            seen.append(m["data"])
-    return seen
+    def _read(self, timeout):
+        m = self.p.get_message(timeout=timeout)
+        if m is None or m["type"] != "pmessage":
+            return None
+        self.by_channel.setdefault(m["channel"], []).append(m["data"])
+        return m
+
+    def wait_for(self, channel, data, timeout=5.0):
+        """Reads until `data` arrives on `channel`, or fails after
+        `timeout`."""
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            m = self._read(0.05)
+            if m is not None and m["channel"] == channel and \
+                    m["data"] == data:
+                return
+        raise AssertionError(f"no {data!r} on {channel!r} in {timeout} s; "
+                             f"heard {self.by_channel!r}")
+
+    def messages_on(self, channel, seconds):
+        """Reads for `seconds`; returns the data of the messages on
+        `channel` that arrived meanwhile."""
+        before = len(self.by_channel.get(channel, []))
+        deadline = time.monotonic() + seconds
+        while time.monotonic() < deadline:
+            self._read(0.05)
+        return self.by_channel.get(channel, [])[before:]
+
+    def on(self, channel):
+        """Everything heard on `channel` so far."""
+        return list(self.by_channel.get(channel, []))
 
 
 class PartitionHintsTest(unittest.TestCase):
@@ -64,9 +79,10 @@ class PartitionHintsTest(unittest.TestCase):
         while m is None and time.monotonic() < deadline:
             m = self.p.get_message(timeout=0.1)
         self.assertEqual(m["type"], "psubscribe")
-        # The first hints (steady 0 everywhere) went out at start; let any
-        # late one pass.
-        messages_on(self.p, EDU, 0.2)
+        self.heard = Heard(self.p)
+        # The first hints (steady 0 everywhere) went out at start, most
+        # likely before this subscription; let a late one arrive.
+        self.heard.messages_on(EDU, 0.2)
 
     def hint(self, partition="edu"):
         return self.r.execute_command("HINT", "PARTITION", partition)
@@ -80,10 +96,10 @@ class PartitionHintsTest(unittest.TestCase):
             "MADD", "", *[f"http://s{i}.mit.edu/" for i in range(8)]),
             [1] * 8)
         # Eight sites ready, nobody fetching: hurry up.
-        wait_for(self.p, EDU, b"hurry-up 8")
+        self.heard.wait_for(EDU, b"hurry-up 8")
         self.assertEqual(self.hint(), [b"hurry-up", 8, 8, 0, 0])
         # Unchanged advice is not repeated, however many intervals pass.
-        self.assertEqual(messages_on(self.p, EDU, 0.3), [])
+        self.assertEqual(self.heard.messages_on(EDU, 0.3), [])
 
         # The pool grows to three workers with two URLs each: six of eight.
         leased = []
@@ -95,7 +111,7 @@ class PartitionHintsTest(unittest.TestCase):
                                           "edu")
             self.assertEqual(len(urls), 2)
             leased += urls
-        wait_for(self.p, EDU, b"steady 8")
+        self.heard.wait_for(EDU, b"steady 8")
         self.assertEqual(self.hint(), [b"steady", 8, 2, 6, 0])
 
         # The pool drains: the work is done and nothing is left.
@@ -120,16 +136,22 @@ class PartitionHintsTest(unittest.TestCase):
         threads = [threading.Thread(target=idle_worker) for _ in range(2)]
         for t in threads:
             t.start()
-        wait_for(self.p, EDU, b"slow-down 0")
+        self.heard.wait_for(EDU, b"slow-down 0")
         self.assertEqual(self.hint(), [b"slow-down", 0, 0, 0, 2])
         self.assertEqual(self.hint("ex"), [b"steady", 0, 0, 0, 0])
         for t in threads:
             t.join(timeout=10)
         self.assertEqual(results, [None, None])
         # They gave up: nobody waits, nothing to do.
-        wait_for(self.p, EDU, b"steady 0")
-        # Nothing of this concerned the other partition.
-        self.assertEqual(messages_on(self.p, b"frontier:hints:ex", 0.2), [])
+        self.heard.wait_for(EDU, b"steady 0")
+        # Nothing of this concerned the other partitions. Everything heard
+        # on their channels since the subscription, not only at the end:
+        # at most the first hint, which every partition gets at start.
+        self.heard.messages_on(EX, 0.2)
+        self.assertIn(self.heard.on(EX), ([], [b"steady 0"]))
+        for channel, data in self.heard.by_channel.items():
+            if channel != EDU:
+                self.assertIn(data, ([], [b"steady 0"]), channel)
 
     def test_hint_without_partition_covers_every_partition(self):
         self.r.execute_command("ADD", "http://a.edu/")

@@ -215,9 +215,12 @@ TEST_F(ReleaseCommandTest, ReleaseServesAWaitingBpopAtOnce) {
   Reply got;
   Stopwatch watch;
   std::thread bpop([&] { got = waiter->Cmd({"BPOP", "5"}); });
-  std::this_thread::sleep_for(milliseconds(200));  // let it block
-  EXPECT_EQ(Cmd({"RELEASE", "http://a.com/1"}), Int(1));
+  const bool blocked = WaitForBlockedClients(1);  // waits before the RELEASE
+  if (blocked) {
+    EXPECT_EQ(Cmd({"RELEASE", "http://a.com/1"}), Int(1));
+  }
   bpop.join();
+  ASSERT_TRUE(blocked) << "the BPOP never waited";
   EXPECT_EQ(got, Bulk("http://a.com/1"));
   EXPECT_LT(watch.Elapsed(), seconds(3)) << "served by the RELEASE, not "
                                             "by the BPOP's timeout";

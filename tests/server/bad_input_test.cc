@@ -295,9 +295,9 @@ class BadInputTest : public FrontierdTest {
   }
 
   // STATS, and what must not change: the URLs and their states.
-  std::map<std::string, long long> Snapshot() {
-    std::map<std::string, long long> s = Stats();
-    s["dbsize"] = Cmd({"DBSIZE"}).integer;
+  Counters Snapshot() {
+    Counters s = Stats();
+    s.Set("dbsize", Cmd({"DBSIZE"}).integer);
     return s;
   }
 };

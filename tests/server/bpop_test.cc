@@ -5,7 +5,6 @@
 #include <chrono>
 #include <future>
 #include <string>
-#include <thread>
 #include <vector>
 
 #include "support/frontierd_process.h"
@@ -16,11 +15,6 @@ namespace {
 using std::chrono::milliseconds;
 using std::chrono::seconds;
 using BpopTest = FrontierdTest;
-
-// Time for a command sent on another connection to reach the server and
-// register the client as waiting. There is no way to observe that, so this
-// is the one fixed pause; it only orders clients, never decides a result.
-constexpr milliseconds kRegisterPause{150};
 
 // Runs `args` on a fresh connection in another thread; the future holds the
 // reply and how long it took.
@@ -57,7 +51,7 @@ TEST_F(BpopTest, TimesOutWithNil) {
 
 TEST_F(BpopTest, WakesWhenAnotherClientAdds) {
   auto waiting = CmdAsync(*server_, {"BPOP", "10"});
-  std::this_thread::sleep_for(kRegisterPause);
+  ASSERT_TRUE(WaitForBlockedClients(1));
   ASSERT_EQ(waiting.wait_for(milliseconds(0)), std::future_status::timeout)
       << "BPOP returned before anything was added";
   Stopwatch watch;
@@ -74,7 +68,7 @@ TEST_F(BpopTest, WakesWhenAnotherClientAdds) {
 
 TEST_F(BpopTest, ZeroTimeoutWaitsUntilServed) {
   auto waiting = CmdAsync(*server_, {"BPOP", "0"});
-  std::this_thread::sleep_for(kRegisterPause);
+  ASSERT_TRUE(WaitForBlockedClients(1));
   ASSERT_EQ(waiting.wait_for(milliseconds(0)), std::future_status::timeout);
   ASSERT_EQ(Cmd({"MADD", "", "http://a.com/"}), Array({Int(1)}));
   ASSERT_EQ(waiting.wait_for(seconds(5)), std::future_status::ready);
@@ -83,7 +77,7 @@ TEST_F(BpopTest, ZeroTimeoutWaitsUntilServed) {
 
 TEST_F(BpopTest, CountWakesWithAnArray) {
   auto waiting = CmdAsync(*server_, {"BPOP", "10", "COUNT", "5"});
-  std::this_thread::sleep_for(kRegisterPause);
+  ASSERT_TRUE(WaitForBlockedClients(1));
   ASSERT_EQ(Cmd({"MADD", "", "http://a.com/", "http://b.com/"}),
             Array({Int(1), Int(1)}));
   ASSERT_EQ(waiting.wait_for(seconds(5)), std::future_status::ready);
@@ -106,9 +100,9 @@ TEST_F(BpopTest, CountWithReadyUrlsReturnsThemAtOnce) {
 
 TEST_F(BpopTest, FirstComeFirstServed) {
   auto first = CmdAsync(*server_, {"BPOP", "10"});
-  std::this_thread::sleep_for(kRegisterPause);
+  ASSERT_TRUE(WaitForBlockedClients(1));
   auto second = CmdAsync(*server_, {"BPOP", "10"});
-  std::this_thread::sleep_for(kRegisterPause);
+  ASSERT_TRUE(WaitForBlockedClients(2));
   ASSERT_EQ(Cmd({"ADD", "http://a.com/"}), Int(1));
   ASSERT_EQ(first.wait_for(seconds(5)), std::future_status::ready)
       << "the first waiting client was not served first";
@@ -122,12 +116,16 @@ TEST_F(BpopTest, FirstComeFirstServed) {
 
 TEST_F(BpopTest, WakesWhenALeaseExpires) {
   ASSERT_EQ(Cmd({"ADD", "http://a.com/"}), Int(1));
-  ASSERT_EQ(Cmd({"POP", "LEASE", "0.3"}), Bulk("http://a.com/"));
   Stopwatch watch;
+  ASSERT_EQ(Cmd({"POP", "LEASE", "1"}), Bulk("http://a.com/"));
   auto waiting = CmdAsync(*server_, {"BPOP", "10"});
+  // It waits (the lease has most of a second to run), and the expiry is
+  // what wakes it.
+  ASSERT_TRUE(WaitForBlockedClients(1));
+  ASSERT_LT(watch.Elapsed(), milliseconds(1000)) << "registered too late";
   ASSERT_EQ(waiting.wait_for(seconds(5)), std::future_status::ready);
   EXPECT_EQ(waiting.get().first, Bulk("http://a.com/"));
-  EXPECT_GE(watch.Elapsed(), milliseconds(200));
+  EXPECT_GE(watch.Elapsed(), milliseconds(950));
   EXPECT_EQ(UrlInfo("http://a.com/")["attempts"], "1");
 }
 
@@ -135,28 +133,30 @@ TEST_F(BpopTest, WakesWhenAFailedUrlIsRequeued) {
   ASSERT_EQ(Cmd({"ADD", "http://a.com/"}), Int(1));
   ASSERT_EQ(Cmd({"POP"}), Bulk("http://a.com/"));
   auto waiting = CmdAsync(*server_, {"BPOP", "10"});
-  std::this_thread::sleep_for(kRegisterPause);
+  ASSERT_TRUE(WaitForBlockedClients(1));
   ASSERT_EQ(Cmd({"FAIL", "http://a.com/"}), Int(1));
   ASSERT_EQ(waiting.wait_for(seconds(5)), std::future_status::ready);
   EXPECT_EQ(waiting.get().first, Bulk("http://a.com/"));
 }
 
 TEST_F(BpopTest, WakesWhenARecrawlFallsDue) {
-  ASSERT_EQ(Cmd({"ADD", "http://a.com/", "", "RECRAWL", "0.3"}), Int(1));
+  ASSERT_EQ(Cmd({"ADD", "http://a.com/", "", "RECRAWL", "1"}), Int(1));
   ASSERT_EQ(Cmd({"POP"}), Bulk("http://a.com/"));
   Stopwatch watch;
   ASSERT_EQ(Cmd({"CONFIRM", "http://a.com/"}), Int(1));
   auto waiting = CmdAsync(*server_, {"BPOP", "10"});
+  ASSERT_TRUE(WaitForBlockedClients(1));
+  ASSERT_LT(watch.Elapsed(), milliseconds(1000)) << "registered too late";
   ASSERT_EQ(waiting.wait_for(seconds(5)), std::future_status::ready);
   EXPECT_EQ(waiting.get().first, Bulk("http://a.com/"));
-  EXPECT_GE(watch.Elapsed(), milliseconds(270));
+  EXPECT_GE(watch.Elapsed(), milliseconds(970));
 }
 
 TEST_F(BpopTest, OneMaddServesTwoWaitingClients) {
   auto first = CmdAsync(*server_, {"BPOP", "10"});
-  std::this_thread::sleep_for(kRegisterPause);
+  ASSERT_TRUE(WaitForBlockedClients(1));
   auto second = CmdAsync(*server_, {"BPOP", "10"});
-  std::this_thread::sleep_for(kRegisterPause);
+  ASSERT_TRUE(WaitForBlockedClients(2));
   ASSERT_EQ(Cmd({"MADD", "", "http://a.com/", "http://b.com/"}),
             Array({Int(1), Int(1)}));
   ASSERT_EQ(first.wait_for(seconds(5)), std::future_status::ready);
@@ -170,7 +170,7 @@ TEST_F(BpopTest, OneMaddServesTwoWaitingClients) {
 
 TEST_F(BpopTest, ShutdownIsNotHeldUpByWaitingClients) {
   auto waiting = CmdAsync(*server_, {"BPOP", "0"});
-  std::this_thread::sleep_for(kRegisterPause);
+  ASSERT_TRUE(WaitForBlockedClients(1));
   EXPECT_EQ(server_->Stop(), 0);
   ASSERT_EQ(waiting.wait_for(seconds(5)), std::future_status::ready);
   EXPECT_TRUE(waiting.get().first.IsIoError());
@@ -178,7 +178,7 @@ TEST_F(BpopTest, ShutdownIsNotHeldUpByWaitingClients) {
 
 TEST_F(BpopTest, OthersAreServedWhileClientsWait) {
   auto waiting = CmdAsync(*server_, {"BPOP", "2"});
-  std::this_thread::sleep_for(kRegisterPause);
+  ASSERT_TRUE(WaitForBlockedClients(1));
   Stopwatch watch;
   EXPECT_EQ(Cmd({"PING"}), StatusReply("PONG"));
   EXPECT_EQ(Cmd({"SEEN", "http://a.com/"}), Int(0));
@@ -193,8 +193,10 @@ TEST_F(BpopTest, AClientThatLeavesWhileWaitingTakesNothing) {
     // Flush the command by asking for a reply with a short timeout.
     gone->SetTimeout(milliseconds(100));
     EXPECT_TRUE(gone->GetReply().IsIoError());
+    ASSERT_TRUE(WaitForBlockedClients(1));
   }  // disconnects
-  std::this_thread::sleep_for(kRegisterPause);
+  // The server has seen it leave: nobody waits any more.
+  ASSERT_TRUE(WaitForBlockedClients(0));
   ASSERT_EQ(Cmd({"ADD", "http://a.com/"}), Int(1));
   EXPECT_EQ(Cmd({"POP"}), Bulk("http://a.com/"));
   EXPECT_EQ(Stats()["popped"], 1);
@@ -223,7 +225,7 @@ TEST_F(BpopPolitenessTest, WakesWhenTheSiteBecomesReady) {
   ASSERT_EQ(Cmd({"ADD", "http://a.com/2", "", "PRIORITY", "2"}), Int(1));
   ASSERT_EQ(Cmd({"POP"}), Bulk("http://a.com/1"));
   auto waiting = CmdAsync(*server_, {"BPOP", "10"});
-  std::this_thread::sleep_for(kRegisterPause);
+  ASSERT_TRUE(WaitForBlockedClients(1));
   Stopwatch watch;
   ASSERT_EQ(Cmd({"CONFIRM", "http://a.com/1"}), Int(1));
   ASSERT_EQ(waiting.wait_for(seconds(5)), std::future_status::ready);

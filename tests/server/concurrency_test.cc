@@ -4,7 +4,11 @@
 #include <algorithm>
 #include <atomic>
 #include <chrono>
+#include <csignal>
+#include <fstream>
+#include <iterator>
 #include <map>
+#include <memory>
 #include <mutex>
 #include <set>
 #include <string>
@@ -197,6 +201,68 @@ TEST_F(ConcurrencyTest, PipelinedRepliesKeepTheirOrderAcrossSyncs) {
   EXPECT_EQ(Stats()["urls"], kClients * kBursts * kUrlsPerBurst);
   const long long commands = 3LL * kClients * kBursts * kUrlsPerBurst;
   EXPECT_LT(flushes() - flushes_before, commands / 3);
+}
+
+// The state letter of /proc/<pid>/stat ('T' once SIGSTOP has taken
+// effect); '?' if it cannot be read.
+char ProcessState(pid_t pid) {
+  std::ifstream in("/proc/" + std::to_string(pid) + "/stat");
+  std::string stat((std::istreambuf_iterator<char>(in)),
+                   std::istreambuf_iterator<char>());
+  const size_t paren = stat.rfind(')');
+  return paren == std::string::npos || paren + 2 >= stat.size()
+             ? '?'
+             : stat[paren + 2];
+}
+
+// Group commit, made deterministic: while the server is stopped (SIGSTOP)
+// every client writes a burst of ADDs, so that all of them are waiting
+// when it goes on (SIGCONT) and one pass reads them all. With fsync always
+// each client's replies wait for a log flush; a flush per client (or per
+// client burst) would make as many flushes as clients. Fewer flushes than
+// clients means some flush answered several clients at once.
+TEST_F(ConcurrencyTest, OneLogFlushAnswersManyClients) {
+  constexpr int kClients = 8;
+  constexpr int kUrlsPerClient = 10;
+  std::vector<std::unique_ptr<RawConnection>> conns;
+  for (int c = 0; c < kClients; ++c) {
+    conns.push_back(std::make_unique<RawConnection>(server_->port()));
+    ASSERT_TRUE(conns.back()->ok());
+    // Accepted and served once, so that the burst below is all it sends.
+    ASSERT_TRUE(conns.back()->Send(Resp({"PING"})));
+    ASSERT_EQ(conns.back()->Read(7, seconds(5)), "+PONG\r\n");
+  }
+  auto flushes = [&] {
+    return std::stoll(InfoMap(Cmd({"INFO", "persistence"}).str)["log_flushes"]);
+  };
+  const long long flushes_before = flushes();
+  ASSERT_TRUE(server_->Signal(SIGSTOP));
+  Stopwatch watch;
+  while (ProcessState(server_->pid()) != 'T' && watch.Elapsed() < seconds(5)) {
+    std::this_thread::sleep_for(milliseconds(1));
+  }
+  const bool stopped = ProcessState(server_->pid()) == 'T';
+  for (int c = 0; stopped && c < kClients; ++c) {
+    std::string burst;
+    for (int i = 0; i < kUrlsPerClient; ++i) {
+      burst += Resp({"ADD", "http://g" + std::to_string(c) + ".example.org/" +
+                                std::to_string(i)});
+    }
+    // Loopback: once Send returns, the bytes wait in the server's socket.
+    EXPECT_TRUE(conns[c]->Send(burst));
+  }
+  ASSERT_TRUE(server_->Signal(SIGCONT));
+  ASSERT_TRUE(stopped) << "the server did not stop";
+  std::string one_each;
+  for (int i = 0; i < kUrlsPerClient; ++i) one_each += ":1\r\n";
+  for (int c = 0; c < kClients; ++c) {
+    EXPECT_EQ(conns[c]->Read(one_each.size(), seconds(10)), one_each)
+        << "client " << c;
+  }
+  const long long used = flushes() - flushes_before;
+  EXPECT_GE(used, 1);
+  EXPECT_LT(used, kClients) << "every client's burst had a log flush of its "
+                               "own: no group commit across clients";
 }
 
 }  // namespace

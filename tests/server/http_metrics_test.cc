@@ -89,7 +89,7 @@ TEST_F(HttpTest, MetricsEqualStatsAndInfo) {
   Crawl();
   std::map<std::string, double> m =
       ParseMetrics(HttpGet(http_port_, "/metrics").body);
-  std::map<std::string, long long> stats = Stats();
+  Counters stats = Stats();
   std::map<std::string, std::string> info = InfoMap(Cmd({"INFO", "all"}).str);
   // Every STATS counter, under its metric name.
   const std::map<std::string, std::string> names = {
@@ -123,7 +123,7 @@ TEST_F(HttpTest, MetricsEqualStatsAndInfo) {
   };
   ASSERT_EQ(stats.size(), names.size()) << "a STATS field has no metric here";
   for (const auto& [field, metric] : names) {
-    ASSERT_TRUE(stats.count(field)) << field;
+    ASSERT_TRUE(stats.Has(field)) << field;
     ASSERT_TRUE(m.count(metric)) << metric;
     EXPECT_EQ(m[metric], stats[field]) << field;
   }
@@ -180,7 +180,7 @@ TEST_F(HttpTest, ApiStatsIsJsonWithTheSameNumbers) {
   HttpResponse r = HttpGet(http_port_, "/api/stats");
   ASSERT_EQ(r.status, 200) << r.raw;
   EXPECT_EQ(r.Header("content-type"), "application/json");
-  std::map<std::string, long long> stats = Stats();
+  Counters stats = Stats();
   for (const char* field : {"urls", "queued", "leased", "done", "popped"}) {
     const std::string needle =
         "\"" + std::string(field) + "\":" + std::to_string(stats[field]) + ",";

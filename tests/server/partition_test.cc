@@ -21,10 +21,6 @@ namespace {
 using std::chrono::milliseconds;
 using std::chrono::seconds;
 
-// Time for a BPOP sent on another connection to register as waiting;
-// it only orders clients, never decides a result.
-constexpr milliseconds kRegisterPause{150};
-
 std::vector<std::string> ArgsWith(std::vector<std::string> extra) {
   std::vector<std::string> args = DefaultTestArgs();
   args.insert(args.end(), extra.begin(), extra.end());
@@ -151,10 +147,10 @@ TEST_F(PartitionTest, TwoPoolsNeverSeeEachOthersUrls) {
 
 TEST_F(PartitionTest, BpopWaitsPerPartitionFirstComeFirstServed) {
   auto edu_first = CmdAsync({"BPOP", "10", "PARTITION", "edu"});
-  std::this_thread::sleep_for(kRegisterPause);
+  ASSERT_TRUE(WaitForBlockedClients(1));
   auto edu_second = CmdAsync({"BPOP", "10", "PARTITION", "edu"});
   auto ex = CmdAsync({"BPOP", "10", "PARTITION", "ex"});
-  std::this_thread::sleep_for(kRegisterPause);
+  ASSERT_TRUE(WaitForBlockedClients(3));
   EXPECT_EQ(InfoOf("edu")["waiting"], "2");
   EXPECT_EQ(InfoOf("ex")["waiting"], "1");
   EXPECT_EQ(InfoOf("default")["waiting"], "0");
@@ -176,9 +172,9 @@ TEST_F(PartitionTest, BpopWaitsPerPartitionFirstComeFirstServed) {
 
   // A waiter on no partition takes any; one on edu is not woken by default.
   auto on_edu = CmdAsync({"BPOP", "10", "PARTITION", "edu"});
-  std::this_thread::sleep_for(kRegisterPause);
+  ASSERT_TRUE(WaitForBlockedClients(1));
   auto on_any = CmdAsync({"BPOP", "10"});
-  std::this_thread::sleep_for(kRegisterPause);
+  ASSERT_TRUE(WaitForBlockedClients(2));
   ASSERT_EQ(Cmd({"ADD", "http://other.org/"}), Int(1));
   ASSERT_EQ(on_any.wait_for(seconds(5)), std::future_status::ready);
   EXPECT_EQ(on_any.get(), Bulk("http://other.org/"));
@@ -189,7 +185,7 @@ TEST_F(PartitionTest, BpopWaitsPerPartitionFirstComeFirstServed) {
   // BPOP PARTITION returns at once when its partition has a URL, even
   // while clients wait on another.
   auto on_ex = CmdAsync({"BPOP", "10", "PARTITION", "ex"});
-  std::this_thread::sleep_for(kRegisterPause);
+  ASSERT_TRUE(WaitForBlockedClients(1));
   ASSERT_EQ(Cmd({"ADD", "http://y.edu/"}), Int(1));
   Stopwatch watch;
   EXPECT_EQ(Cmd({"BPOP", "5", "PARTITION", "edu"}), Bulk("http://y.edu/"));
@@ -306,7 +302,7 @@ TEST_F(PartitionTest, ConfigSetRemapsSitesAndKeepsLeases) {
 
 TEST_F(PartitionTest, AWaiterOnARemovedPartitionGetsAnError) {
   auto waiting = CmdAsync({"BPOP", "10", "PARTITION", "ex"});
-  std::this_thread::sleep_for(kRegisterPause);
+  ASSERT_TRUE(WaitForBlockedClients(1));
   ASSERT_EQ(Cmd({"CONFIG", "SET", "partition", "edu edu"}), StatusReply("OK"));
   ASSERT_EQ(Cmd({"ADD", "http://example.com/"}), Int(1));
   ASSERT_EQ(waiting.wait_for(seconds(5)), std::future_status::ready);

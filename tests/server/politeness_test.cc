@@ -11,6 +11,7 @@ namespace frontier::itest {
 namespace {
 
 using std::chrono::milliseconds;
+using std::chrono::seconds;
 
 std::vector<std::string> PolitenessArgs(const std::string& delay,
                                         const std::string& leases,
@@ -257,13 +258,24 @@ class PolitenessDefaultsTest : public FrontierdTest {
 };
 
 TEST_F(PolitenessDefaultsTest, DefaultIsOneLeaseAndOneSecond) {
+  EXPECT_EQ(Cmd({"CONFIG", "GET", "politeness-delay"}),
+            BulkArray({"politeness-delay", "1"}));
+  EXPECT_EQ(Cmd({"CONFIG", "GET", "site-max-leases"}),
+            BulkArray({"site-max-leases", "1"}));
   ASSERT_EQ(Cmd({"ADD", "http://a.com/1", "", "PRIORITY", "1"}), Int(1));
   ASSERT_EQ(Cmd({"ADD", "http://a.com/2", "", "PRIORITY", "2"}), Int(1));
   EXPECT_EQ(Cmd({"POP"}), Bulk("http://a.com/1"));
-  EXPECT_EQ(Cmd({"POP"}), Nil());
+  EXPECT_EQ(Cmd({"POP"}), Nil());  // one lease per site
+  // The site's next URL comes one second after the CONFIRM: not before
+  // (the watch starts before the CONFIRM is sent, so the server's second
+  // lies wholly inside it), and not seconds later (loosely bounded, for a
+  // loaded machine: CONFIG GET above pins the exact value).
+  Stopwatch watch;
   ASSERT_EQ(Cmd({"CONFIRM", "http://a.com/1"}), Int(1));
-  std::this_thread::sleep_for(milliseconds(200));
   EXPECT_EQ(Cmd({"POP"}), Nil());
+  ASSERT_TRUE(PopUntil("http://a.com/2", seconds(5)));
+  EXPECT_GE(watch.Elapsed(), milliseconds(990));
+  EXPECT_LT(watch.Elapsed(), milliseconds(2500));
 }
 
 class PolitenessManySitesTest : public FrontierdTest {

@@ -21,6 +21,7 @@
 #include <optional>
 #include <ostream>
 #include <string>
+#include <utility>
 #include <vector>
 
 struct redisContext;
@@ -79,6 +80,38 @@ Reply BulkArray(const std::vector<std::string>& strings);
 std::map<std::string, std::string> FieldMap(const Reply& reply);
 // INFO's "key:value" lines as a map (section headers and blanks skipped).
 std::map<std::string, std::string> InfoMap(const std::string& info);
+
+// STATS as counter name -> value. Reading a counter that STATS did not
+// report fails the test (ADD_FAILURE naming it) instead of reading as 0, so
+// that a renamed or removed counter cannot pass an EXPECT_EQ(..., 0).
+class Counters {
+ public:
+  // What operator[] returns for a missing counter, besides the failure.
+  static constexpr long long kMissing = -1234567890123LL;
+
+  Counters() = default;
+  explicit Counters(std::map<std::string, long long> values)
+      : values_(std::move(values)) {}
+
+  // The value of counter `name`; a test failure and kMissing if there is
+  // no such counter.
+  long long operator[](const std::string& name) const;
+  bool Has(const std::string& name) const { return values_.count(name) > 0; }
+  // Adds or replaces a value (e.g. a snapshot that adds DBSIZE).
+  void Set(const std::string& name, long long value) { values_[name] = value; }
+  size_t size() const { return values_.size(); }
+  const std::map<std::string, long long>& values() const { return values_; }
+
+  friend bool operator==(const Counters& a, const Counters& b) {
+    return a.values_ == b.values_;
+  }
+
+ private:
+  std::map<std::string, long long> values_;
+};
+
+// Lets gtest print Counters in failure messages.
+std::ostream& operator<<(std::ostream& os, const Counters& counters);
 
 // One hiredis connection. Not thread-safe; use one per thread.
 class Client {
@@ -248,6 +281,9 @@ class FrontierdProcess {
   // Returns the exit status as Stop() does, or -1 if it still runs.
   int WaitForExit(std::chrono::milliseconds timeout);
   bool running() const { return pid_ > 0; }
+  // The process id while running (e.g. to SIGSTOP it and read
+  // /proc/<pid>/stat); -1 otherwise.
+  pid_t pid() const { return pid_; }
   // A config file to pass first on the command line (before the
   // directives above, which override it). Set before Start().
   void set_config_file(std::string path) { config_file_ = std::move(path); }
@@ -323,8 +359,15 @@ class FrontierdTest : public ::testing::Test {
   }
   // URLINFO url as a map; empty when the URL is unknown.
   std::map<std::string, std::string> UrlInfo(const std::string& url);
-  // STATS as a map of counter name to value.
-  std::map<std::string, long long> Stats();
+  // STATS as counters; reading one STATS lacks fails the test. An empty
+  // Counters (and a test failure) if STATS did not answer an array.
+  Counters Stats();
+  // Waits (bounded by `timeout`) until INFO's blocked_clients is `n`: the
+  // way to know that BPOPs sent on other connections are waiting before
+  // doing what should wake them. Fails (with the last count seen) if it
+  // never is.
+  ::testing::AssertionResult WaitForBlockedClients(
+      long long n, std::chrono::milliseconds timeout = std::chrono::seconds(10));
   // POPs until it returns `url` or `timeout` passes; returns the time it
   // took. Fails the test (and returns nullopt) on a timeout or if another
   // URL comes out.

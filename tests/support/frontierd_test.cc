@@ -2,7 +2,9 @@
 // frontierd before each test, fails a test on a sanitizer report and
 // prints the server's log when a test fails.
 #include <iostream>
+#include <string>
 #include <thread>
+#include <utility>
 
 #include "support/frontierd_process.h"
 #include "support/process_util.h"
@@ -55,17 +57,60 @@ std::map<std::string, std::string> FrontierdTest::UrlInfo(
   return FieldMap(Cmd({"URLINFO", url}));
 }
 
-std::map<std::string, long long> FrontierdTest::Stats() {
+long long Counters::operator[](const std::string& name) const {
+  auto it = values_.find(name);
+  if (it != values_.end()) return it->second;
+  ADD_FAILURE() << "STATS has no counter '" << name << "'; it has " << *this;
+  return kMissing;
+}
+
+std::ostream& operator<<(std::ostream& os, const Counters& counters) {
+  os << "{";
+  const char* sep = "";
+  for (const auto& [name, value] : counters.values()) {
+    os << sep << name << "=" << value;
+    sep = " ";
+  }
+  return os << "}";
+}
+
+Counters FrontierdTest::Stats() {
   std::map<std::string, long long> m;
   Reply r = Cmd({"STATS"});
   if (!r.IsArray()) {
     ADD_FAILURE() << "STATS answered " << r;
-    return m;
+    return Counters();
   }
   for (size_t i = 0; i + 1 < r.elements.size(); i += 2) {
+    if (!r.elements[i + 1].IsInteger()) {
+      ADD_FAILURE() << "STATS " << r.elements[i].str << " is not an integer: "
+                    << r.elements[i + 1];
+    }
     m[r.elements[i].str] = r.elements[i + 1].integer;
   }
-  return m;
+  return Counters(std::move(m));
+}
+
+::testing::AssertionResult FrontierdTest::WaitForBlockedClients(
+    long long n, milliseconds timeout) {
+  Stopwatch watch;
+  std::string last;
+  for (;;) {
+    Reply r = Cmd({"INFO", "clients"});
+    auto info = InfoMap(r.str);
+    auto it = info.find("blocked_clients");
+    if (it == info.end()) {
+      return ::testing::AssertionFailure()
+             << "INFO clients has no blocked_clients: " << r;
+    }
+    last = it->second;
+    if (last == std::to_string(n)) return ::testing::AssertionSuccess();
+    if (watch.Elapsed() >= timeout) break;
+    std::this_thread::sleep_for(milliseconds(5));
+  }
+  return ::testing::AssertionFailure()
+         << "blocked_clients is " << last << ", not " << n << ", after "
+         << timeout.count() << " ms";
 }
 
 std::optional<milliseconds> FrontierdTest::PopUntil(const std::string& url,
