@@ -108,6 +108,9 @@ void Server::ResetStats() {
   stats_.client_query_buffer_limit_disconnections = 0;
   stats_.client_output_buffer_limit_disconnections = 0;
   stats_.commands.Reset();
+  // Kept as it was if Berkeley DB cannot say (the ratio then spans more).
+  auto cache = frontier_.CacheStats();
+  if (cache.ok()) stats_.cache_misses_at_reset = cache->misses;
 }
 
 }  // namespace frontier

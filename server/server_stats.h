@@ -31,6 +31,9 @@ struct ServerStats {
   uint64_t client_output_buffer_limit_disconnections = 0;
   uint64_t bpop_timeouts = 0;
   uint64_t passes = 0;  // event-loop passes (group commits possible)
+  // Berkeley DB's cache misses at the last CONFIG RESETSTAT (its counter
+  // cannot be reset): the base of cache_misses_per_command.
+  uint64_t cache_misses_at_reset = 0;
 
   // # Persistence
   uint64_t log_flushes = 0;

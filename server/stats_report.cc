@@ -37,4 +37,23 @@ double HitRatio(uint64_t hits, uint64_t misses) {
   return total == 0 ? 0.0 : static_cast<double>(hits) / total;
 }
 
+StatusOr<CacheReport> ReadCacheReport(const Frontier& frontier,
+                                      const ServerStats& stats) {
+  auto counters = frontier.CacheStats();
+  if (!counters.ok()) return counters.status();
+  CacheReport r;
+  r.counters = *counters;
+  r.hit_ratio = HitRatio(r.counters.hits, r.counters.misses);
+  // The baseline never exceeds the counter (Berkeley DB's only grows while
+  // the environment is open), but a reset counter must not wrap.
+  const uint64_t misses = r.counters.misses >= stats.cache_misses_at_reset
+                              ? r.counters.misses - stats.cache_misses_at_reset
+                              : 0;
+  if (stats.total_commands_processed > 0) {
+    r.misses_per_command = static_cast<double>(misses) /
+                           static_cast<double>(stats.total_commands_processed);
+  }
+  return r;
+}
+
 }  // namespace frontier

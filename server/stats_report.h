@@ -11,6 +11,7 @@
 #include <utility>
 
 #include "server/server_stats.h"
+#include "storage/frontier.h"
 
 namespace frontier {
 
@@ -25,5 +26,19 @@ uint64_t ProcessRssBytes();
 
 // Hits / (hits + misses), or 0 before the first lookup.
 double HitRatio(uint64_t hits, uint64_t misses);
+
+// The Berkeley DB cache as INFO's "# Memory", /metrics and /api/stats
+// report it. hits, misses and pages count since the environment opened;
+// misses_per_command is the misses since the last CONFIG RESETSTAT over
+// the commands processed since then (total_commands_processed), 0 before
+// the first command: what a command costs in page reads.
+struct CacheReport {
+  CacheCounters counters;
+  double hit_ratio = 0;
+  double misses_per_command = 0;
+};
+// The frontier's CacheStats() error if Berkeley DB cannot report them.
+StatusOr<CacheReport> ReadCacheReport(const Frontier& frontier,
+                                      const ServerStats& stats);
 
 }  // namespace frontier

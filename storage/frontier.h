@@ -211,8 +211,22 @@ struct PartitionStats {
 };
 
 // Berkeley DB memory pool (cache) lookups since the environment opened.
+// A miss is a lookup of a page that was not in the cache (st_cache_miss);
+// pages_in counts those read from the files (st_page_in), pages_out the
+// pages written to them (st_page_out: write-behind, checkpoints and
+// evictions of dirty pages).
 struct CacheCounters {
   uint64_t hits = 0, misses = 0;
+  uint64_t pages_in = 0, pages_out = 0;
+};
+
+// What the transaction log took since the environment opened
+// (DbEnv::log_stat): bytes put into the log (records with their headers)
+// and log records (every B-tree change, commit and checkpoint record).
+// For the instruments that price a verb in log (storage-pair-bench).
+struct LogCounters {
+  uint64_t bytes = 0;
+  uint64_t records = 0;
 };
 
 // What Tick() did, for logging and for waking blocked poppers.
@@ -405,6 +419,9 @@ class Frontier {
   // The cache's hits and misses (DbEnv::memp_stat); IOError if Berkeley DB
   // cannot report them.
   virtual StatusOr<CacheCounters> CacheStats() const = 0;
+  // The log's bytes and records so far (DbEnv::log_stat); IOError if
+  // Berkeley DB cannot report them or the frontier is closed.
+  virtual StatusOr<LogCounters> LogStats() const = 0;
 
   // The settings in use.
   virtual const FrontierOptions& options() const = 0;

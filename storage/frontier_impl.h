@@ -125,6 +125,7 @@ class FrontierImpl final : public Frontier {
   SiteStateCounts SiteStates() const override;             // frontier_stats.cc
   std::vector<SiteSize> LargestSites(size_t n) const override;  // same
   StatusOr<CacheCounters> CacheStats() const override;          // same
+  StatusOr<LogCounters> LogStats() const override;              // same
   const FrontierOptions& options() const override { return opts_; }
   Status UpdateOptions(const FrontierOptions& options,
                        int64_t now_ms) override;  // frontier_config.cc

@@ -44,7 +44,23 @@ StatusOr<CacheCounters> FrontierImpl::CacheStats() const {
   CacheCounters c;
   c.hits = stat->st_cache_hit;
   c.misses = stat->st_cache_miss;
+  c.pages_in = stat->st_page_in;
+  c.pages_out = stat->st_page_out;
   std::free(stat);  // Berkeley DB allocates statistics with malloc
+  return c;
+}
+
+StatusOr<LogCounters> FrontierImpl::LogStats() const {
+  if (!env_) return Status::IOError("log_stat: the environment is closed");
+  DB_LOG_STAT* stat = nullptr;
+  Status s = bdb::FromDb(env_->log_stat(&stat, 0), "log_stat");
+  if (!s.ok()) return s;
+  LogCounters c;
+  // Berkeley DB carries whole megabytes over into st_w_mbytes.
+  c.bytes =
+      static_cast<uint64_t>(stat->st_w_mbytes) * (1u << 20) + stat->st_w_bytes;
+  c.records = stat->st_record;
+  std::free(stat);
   return c;
 }
 

@@ -1,24 +1,34 @@
-// storage-pair-bench: the cost of a POP+CONFIRM pair inside storage/, for
+// storage-pair-bench: what the frontier's verbs cost inside storage/, for
 // callgrind (instruction counts do not move with the machine's load; see
-// docs/performance.md, "Lazy Qc"). Links storage/ directly, no server.
+// docs/performance.md, "Lazy Qc" and "Speed III instruments"). Links
+// storage/ directly, no server.
 //
 //   storage-pair-bench N add     N ADDs over 1,000 sites (64 per log flush)
 //   storage-pair-bench N pairs   the same, then POP COUNT 64 + 64 CONFIRMs
 //                                until the queue is empty
 //   storage-pair-bench N due     the same, then Ticks after the leases'
 //                                deadlines (what comes due after a pair)
+//   storage-pair-bench N seed    page 0 of each of 5,000 sites (crawl_model.h)
+//   storage-pair-bench N crawl   the same, then N crawled pages: POP, MADD of
+//                                50 links (80% known), CONFIRM
 //
 // A phase's instructions are the difference of two modes' totals, e.g.
-// `valgrind --tool=callgrind storage-pair-bench 20000 due` minus `... add`.
-// Exit status 1 if a verb fails or not every URL was popped.
+// `valgrind --tool=callgrind storage-pair-bench 20000 due` minus `... add`
+// (in `seed`, N only names the run: the seeds are the same for any N).
+// Each phase's log bytes, log records and cache misses per operation are
+// read from Berkeley DB's statistics and printed on stdout, one line a
+// phase. Exit status 1 if a verb fails or not every URL was popped.
+#include <cinttypes>
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
 #include <string>
 #include <string_view>
 
+#include "clients/storage_bench/crawl_model.h"
 #include "storage/frontier.h"
 
+namespace frontier::bench {
 namespace {
 
 constexpr int kSites = 1000;
@@ -26,8 +36,58 @@ constexpr size_t kBatch = 64;
 constexpr int64_t kLeaseMs = 1000;
 constexpr int kMaxTicks = 100'000;
 
-int Run(frontier::Frontier* fr, int n, std::string_view mode) {
+// Berkeley DB's log and cache counters at one moment.
+struct Sample {
+  LogCounters log;
+  CacheCounters cache;
+};
+
+bool Take(const Frontier& fr, Sample* out) {
+  auto log = fr.LogStats();
+  auto cache = fr.CacheStats();
+  if (!log.ok() || !cache.ok()) return false;
+  out->log = *log;
+  out->cache = *cache;
+  return true;
+}
+
+// One line: what the phase between `before` and `after` put in the log
+// and missed in the cache, per operation.
+void Report(std::string_view phase, uint64_t ops, const Sample& before,
+            const Sample& after) {
+  if (ops == 0) return;
+  const double n = static_cast<double>(ops);
+  std::printf("%-6.*s %8" PRIu64
+              " ops  %8.1f log bytes/op  %6.2f log "
+              "records/op  %7.3f cache misses/op\n",
+              static_cast<int>(phase.size()), phase.data(), ops,
+              (after.log.bytes - before.log.bytes) / n,
+              (after.log.records - before.log.records) / n,
+              (after.cache.misses - before.cache.misses) / n);
+}
+
+// The phase between two samples: a Sample taken now, reported against the
+// previous one, which it then replaces.
+class Meter {
+ public:
+  explicit Meter(const Frontier& fr) : fr_(fr) { ok_ = Take(fr_, &last_); }
+  bool Phase(std::string_view name, uint64_t ops) {
+    Sample now;
+    if (!ok_ || !Take(fr_, &now)) return false;
+    Report(name, ops, last_, now);
+    last_ = now;
+    return true;
+  }
+
+ private:
+  const Frontier& fr_;
+  Sample last_;
+  bool ok_ = false;
+};
+
+int RunPairs(Frontier* fr, int n, std::string_view mode) {
   int64_t now_ms = 1'700'000'000'000;
+  Meter meter(*fr);
   for (int i = 0; i < n; ++i) {
     auto r = fr->Add("http://s" + std::to_string(i % kSites) + ".example/p" +
                          std::to_string(i),
@@ -35,6 +95,7 @@ int Run(frontier::Frontier* fr, int n, std::string_view mode) {
     if (!r.ok()) return 1;
     if (i % kBatch == kBatch - 1 && !fr->FlushLog().ok()) return 1;
   }
+  if (!fr->FlushLog().ok() || !meter.Phase("add", n)) return 1;
   if (mode == "add") return 0;
   int popped = 0;
   for (;;) {
@@ -49,7 +110,7 @@ int Run(frontier::Frontier* fr, int n, std::string_view mode) {
     if (!fr->FlushLog().ok()) return 1;
     ++now_ms;
   }
-  if (popped != n) return 1;
+  if (popped != n || !meter.Phase("pair", popped)) return 1;
   if (mode == "due") {
     now_ms += kLeaseMs + 1;
     for (int i = 0; i < kMaxTicks; ++i) {
@@ -57,17 +118,41 @@ int Run(frontier::Frontier* fr, int n, std::string_view mode) {
       if (!t.ok()) return 1;
       if (!t->more_due) break;
     }
+    if (!fr->FlushLog().ok() || !meter.Phase("due", n)) return 1;
   }
   return 0;
 }
 
+int RunCrawl(Frontier* fr, int pages, std::string_view mode) {
+  int64_t now_ms = 1'700'000'000'000;
+  CrawlModel model(/*seed=*/19);
+  Meter meter(*fr);
+  Status s = model.Seed(fr, now_ms);
+  if (!s.ok() || !meter.Phase("seed", CrawlModel::kSites)) {
+    std::fprintf(stderr, "seed: %s\n", s.ToString().c_str());
+    return 1;
+  }
+  if (mode == "seed") return 0;
+  s = model.Crawl(fr, pages, &now_ms);
+  if (!s.ok() || !meter.Phase("page", pages)) {
+    std::fprintf(stderr, "crawl: %s\n", s.ToString().c_str());
+    return 1;
+  }
+  std::printf("links: %" PRIu64 " added, %" PRIu64 " known\n",
+              model.links_added(), model.links_known());
+  return 0;
+}
+
 }  // namespace
+}  // namespace frontier::bench
 
 int main(int argc, char** argv) {
   const std::string_view mode = argc > 2 ? argv[2] : "";
   const int n = argc > 1 ? std::atoi(argv[1]) : 0;
-  if (n <= 0 || (mode != "add" && mode != "pairs" && mode != "due")) {
-    std::fprintf(stderr, "usage: storage-pair-bench N add|pairs|due\n");
+  const bool crawl = mode == "seed" || mode == "crawl";
+  if (n <= 0 || (!crawl && mode != "add" && mode != "pairs" && mode != "due")) {
+    std::fprintf(stderr,
+                 "usage: storage-pair-bench N add|pairs|due|seed|crawl\n");
     return 2;
   }
   char dir[] = "/tmp/storage-pair-bench.XXXXXX";
@@ -77,10 +162,14 @@ int main(int argc, char** argv) {
   options.cache_bytes = 64 << 20;
   options.politeness_delay_ms = 0;
   options.site_max_leases = 0;
+  options.max_depth = 0;  // a long crawl goes deeper than the default 16
   int rc = 1;
   {
     auto fr = frontier::Frontier::Open(options);
-    if (fr.ok()) rc = Run(fr->get(), n, mode);
+    if (fr.ok()) {
+      rc = crawl ? frontier::bench::RunCrawl(fr->get(), n, mode)
+                 : frontier::bench::RunPairs(fr->get(), n, mode);
+    }
   }
   std::error_code ec;
   std::filesystem::remove_all(dir, ec);

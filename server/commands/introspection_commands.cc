@@ -146,10 +146,15 @@ void MemorySection(const CommandContext& ctx, std::string& out) {
   out += "# Memory\r\n";
   Line(out, "used_memory_rss", ProcessRssBytes());
   Line(out, "cache_size", ctx.config.cache_bytes);
-  auto cache = ctx.frontier.CacheStats();
+  auto cache = ReadCacheReport(ctx.frontier, ctx.stats);
   if (cache.ok()) {
-    Line(out, "cache_hits", cache->hits);
-    Line(out, "cache_misses", cache->misses);
+    Line(out, "cache_hits", cache->counters.hits);
+    Line(out, "cache_misses", cache->counters.misses);
+    Line(out, "cache_pages_read", cache->counters.pages_in);
+    Line(out, "cache_pages_written", cache->counters.pages_out);
+    char ratio[32];
+    std::snprintf(ratio, sizeof(ratio), "%.6f", cache->misses_per_command);
+    Line(out, "cache_misses_per_command", ratio);
   }
 }
 

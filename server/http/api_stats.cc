@@ -124,11 +124,14 @@ void WriteMemory(Json& j, const StatsSources& src) {
   j.Member("rss_bytes", ProcessRssBytes());
   j.Member("data_bytes", src.frontier.DataBytes());
   j.Member("cache_size_bytes", src.config.cache_bytes);
-  auto cache = src.frontier.CacheStats();
+  auto cache = ReadCacheReport(src.frontier, src.stats);
   if (cache.ok()) {
-    j.Member("cache_hits", cache->hits);
-    j.Member("cache_misses", cache->misses);
-    j.Member("cache_hit_ratio", HitRatio(cache->hits, cache->misses));
+    j.Member("cache_hits", cache->counters.hits);
+    j.Member("cache_misses", cache->counters.misses);
+    j.Member("cache_pages_read", cache->counters.pages_in);
+    j.Member("cache_pages_written", cache->counters.pages_out);
+    j.Member("cache_hit_ratio", cache->hit_ratio);
+    j.Member("cache_misses_per_command", cache->misses_per_command);
   }
   j.Close('}');
 }

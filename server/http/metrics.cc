@@ -210,17 +210,27 @@ void RenderMemory(Exposition& x, const StatsSources& src) {
   x.One("frontierd_cache_size_bytes", "gauge",
         "The Berkeley DB cache size (cache-size).",
         Number(src.config.cache_bytes));
-  auto cache = src.frontier.CacheStats();
+  auto cache = ReadCacheReport(src.frontier, src.stats);
   if (!cache.ok()) return;
   x.One("frontierd_db_cache_hits_total", "counter",
         "Berkeley DB cache lookups that found the page in memory.",
-        Number(cache->hits));
+        Number(cache->counters.hits));
   x.One("frontierd_db_cache_misses_total", "counter",
         "Berkeley DB cache lookups that read the page from disk.",
-        Number(cache->misses));
+        Number(cache->counters.misses));
+  x.One("frontierd_db_cache_pages_read_total", "counter",
+        "Pages Berkeley DB read from the data files into its cache.",
+        Number(cache->counters.pages_in));
+  x.One("frontierd_db_cache_pages_written_total", "counter",
+        "Pages Berkeley DB wrote from its cache to the data files.",
+        Number(cache->counters.pages_out));
   x.One("frontierd_db_cache_hit_ratio", "gauge",
         "Cache hits / lookups since start (0 before the first lookup).",
-        Number(HitRatio(cache->hits, cache->misses)));
+        Number(cache->hit_ratio));
+  x.One("frontierd_db_cache_misses_per_command", "gauge",
+        "Cache misses since the last CONFIG RESETSTAT / commands processed "
+        "since then (0 before the first command).",
+        Number(cache->misses_per_command));
 }
 
 void RenderFrontier(Exposition& x, const StatsSources& src) {

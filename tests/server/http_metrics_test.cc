@@ -71,6 +71,8 @@ TEST_F(HttpTest, MetricsPassPromtool) {
         "# TYPE frontierd_log_flush_commits histogram",
         "# TYPE frontierd_sites_by_state gauge",
         "# TYPE frontierd_db_cache_hit_ratio gauge",
+        "# TYPE frontierd_db_cache_misses_per_command gauge",
+        "# TYPE frontierd_db_cache_pages_read_total counter",
         "# TYPE frontierd_resident_memory_bytes gauge",
         "# TYPE frontierd_urls_popped_total counter"}) {
     EXPECT_NE(r.body.find(family), std::string::npos) << family;
@@ -169,10 +171,25 @@ TEST_F(HttpTest, MetricsEqualStatsAndInfo) {
   EXPECT_EQ(m["frontierd_log_flush_duration_seconds_count"], flushes);
   EXPECT_GE(m["frontierd_log_flush_commits_sum"], 20);  // 20 new URLs, ...
   EXPECT_EQ(flushes, std::stod(info["log_flushes"]));
-  // The cache was used.
+  // The cache was used. Nothing reads a page from disk between /metrics
+  // and INFO (the data fits the cache), so the misses agree; the ratio is
+  // over the commands each saw (STATS came between them).
   EXPECT_GT(
       m["frontierd_db_cache_hits_total"] + m["frontierd_db_cache_misses_total"],
       0);
+  EXPECT_EQ(m["frontierd_db_cache_misses_total"],
+            std::stod(info["cache_misses"]));
+  EXPECT_EQ(m["frontierd_db_cache_pages_read_total"],
+            std::stod(info["cache_pages_read"]));
+  EXPECT_EQ(m["frontierd_db_cache_pages_written_total"],
+            std::stod(info["cache_pages_written"]));
+  const double commands = m["frontierd_commands_processed_total"];
+  ASSERT_GT(commands, 20);
+  EXPECT_EQ(std::stod(info["total_commands_processed"]), commands + 1);
+  EXPECT_NEAR(m["frontierd_db_cache_misses_per_command"],
+              m["frontierd_db_cache_misses_total"] / commands, 1e-12);
+  EXPECT_NEAR(std::stod(info["cache_misses_per_command"]),
+              std::stod(info["cache_misses"]) / (commands + 1), 1e-6);
 }
 
 TEST_F(HttpTest, ApiStatsIsJsonWithTheSameNumbers) {
