@@ -101,7 +101,8 @@ TEST_F(HttpDashboardTest, ShowsLiveValuesAndChartsInChromium) {
   // The start as a date a person reads, not epoch seconds.
   EXPECT_TRUE(std::regex_match(
       TextOf(dom1, "started"),
-      std::regex("20[0-9]{2}-[01][0-9]-[0-3][0-9] [0-2][0-9]:[0-5][0-9]:[0-5][0-9]")))
+      std::regex(
+          "20[0-9]{2}-[01][0-9]-[0-3][0-9] [0-2][0-9]:[0-5][0-9]:[0-5][0-9]")))
       << TextOf(dom1, "started");
 
   // More work, then a second load: the values follow.
