@@ -1,10 +1,12 @@
 #!/usr/bin/env bash
-# Installs every dependency (Debian packages, via apt-get), builds frontierd
+# Installs the dependencies that are missing (Debian packages, via apt-get:
+# scripts/install-deps.sh --test; a fresh machine gets them all), builds frontierd
 # and its tests in build/ with warnings as errors, and runs the whole suite;
 # then builds it again in build-asan/ under AddressSanitizer and
 # UndefinedBehaviorSanitizer (with clang, plus the libFuzzer targets) and
 # runs the suite there too. Exits non-zero if anything fails. Works from any
-# directory and without a terminal (CI); needs root or sudo for apt-get.
+# directory and without a terminal (CI); needs root or sudo where a
+# package is missing.
 #
 #   bash scripts/test.sh
 #

@@ -412,10 +412,12 @@ class Frontier {
   // Partition `partition`'s counts (an index in options().partitions;
   // zeros if out of range): O(1).
   virtual PartitionStats PartitionInfo(size_t partition) const = 0;
-  // Up to `n` of the largest sites by queued URLs among those in the
-  // in-memory site cache (the sites the crawl touched lately, at most 64K
-  // of them): bounded work, no disk read. Largest first.
+  // Up to `n` of the largest sites by URLs held (ties by name) among those
+  // in the in-memory site cache (the sites the crawl touched lately, at
+  // most 64K of them, and after an open the kLargestSitesAtOpen largest):
+  // bounded work, no disk read. Largest first.
   virtual std::vector<SiteSize> LargestSites(size_t n) const = 0;
+  static constexpr size_t kLargestSitesAtOpen = 64;
   // The cache's hits and misses (DbEnv::memp_stat); IOError if Berkeley DB
   // cannot report them.
   virtual StatusOr<CacheCounters> CacheStats() const = 0;

@@ -455,8 +455,10 @@ class FrontierImpl final : public Frontier {
   Status CheckLayout();
   Status RebuildScheduler();
   // RebuildScheduler's pass over sites.db inside `t` (whose cursors are
-  // the transaction's): places every site with queued URLs or leases and
-  // sums the state counters.
+  // the transaction's): places every site with queued URLs or leases,
+  // sums the state counters and caches the kLargestSitesAtOpen sites
+  // holding the most URLs (so that LargestSites lists them after a
+  // restart, before the crawl touches them).
   Status PlaceEverySite(DbTxn* t);
   // PlaceEverySite's reader of each site's first queue key, sites asked
   // in ascending order: a bulk scan of queue.db started at a small site's

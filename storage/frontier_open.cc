@@ -4,11 +4,14 @@
 #include <sys/file.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <chrono>
 #include <cstdlib>
 #include <cstring>
 #include <filesystem>
+#include <utility>
+#include <vector>
 
 #include "storage/bdb_alloc.h"
 #include "storage/frontier_impl.h"
@@ -328,6 +331,10 @@ Status FrontierImpl::PlaceEverySite(DbTxn* t) {
   HeadWalk walk(kHeadWalkBuffer);
   s = walk.scan.Open(&queue_, t);  // closed by its destructor, before t ends
   if (!s.ok()) return s;
+  // A min-heap of the sites holding the most URLs, cached at the end.
+  using Held = std::pair<uint64_t, uint64_t>;  // (urls, site_fp)
+  std::vector<std::pair<Held, SiteRecord>> largest;
+  auto smaller = [](const auto& a, const auto& b) { return a.first > b.first; };
   {
     bdb::BulkScan scan;
     s = scan.Open(&sites_, t);
@@ -364,12 +371,23 @@ Status FrontierImpl::PlaceEverySite(DbTxn* t) {
         }
         sched_.Place(site_fp, p, /*now_ms=*/0);
       }
+      const Held held{site.urls, site_fp};
+      if (site.urls > 0 && (largest.size() < kLargestSitesAtOpen ||
+                            held > largest.front().first)) {
+        if (largest.size() == kLargestSitesAtOpen) {
+          std::pop_heap(largest.begin(), largest.end(), smaller);
+          largest.pop_back();
+        }
+        largest.emplace_back(held, std::move(site));
+        std::push_heap(largest.begin(), largest.end(), smaller);
+      }
       s = scan.Next(&key, &value);
     }
     if (!s.IsNotFound()) return s;
     s = scan.Close();
     if (!s.ok()) return s;
   }
+  for (auto& [held, site] : largest) site_cache_[held.second] = std::move(site);
   return LoadTimerMin(t);
 }
 

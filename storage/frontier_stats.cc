@@ -19,20 +19,24 @@ SiteStateCounts FrontierImpl::SiteStates() const {
 std::vector<SiteSize> FrontierImpl::LargestSites(size_t n) const {
   std::vector<SiteSize> out;
   if (n == 0) return out;
-  auto smaller = [](const SiteSize& a, const SiteSize& b) {
-    return a.queued > b.queued;  // a min-heap on queued
+  // By URLs held, not queued: an idle crawl (everything done or scheduled)
+  // still has large sites, and the dashboard lists them. Ties by name, so
+  // that the list does not shuffle from one second to the next.
+  auto larger = [](const SiteSize& a, const SiteSize& b) {
+    return a.urls != b.urls ? a.urls > b.urls : a.name < b.name;
   };
   for (const auto& [fp, rec] : site_cache_) {
-    if (rec.queued == 0 && rec.leases == 0) continue;
-    if (out.size() == n && rec.queued <= out.front().queued) continue;
+    if (rec.urls == 0) continue;
+    SiteSize site{rec.name, rec.urls, rec.queued, rec.leases};
+    if (out.size() == n && !larger(site, out.front())) continue;
     if (out.size() == n) {
-      std::pop_heap(out.begin(), out.end(), smaller);
+      std::pop_heap(out.begin(), out.end(), larger);
       out.pop_back();
     }
-    out.push_back(SiteSize{rec.name, rec.urls, rec.queued, rec.leases});
-    std::push_heap(out.begin(), out.end(), smaller);
+    out.push_back(std::move(site));
+    std::push_heap(out.begin(), out.end(), larger);
   }
-  std::sort_heap(out.begin(), out.end(), smaller);
+  std::sort_heap(out.begin(), out.end(), larger);
   return out;
 }
 

@@ -307,7 +307,10 @@ StatusOr<bool> FrontierImpl::Confirm(std::string_view url,
       ls = ReportRobotsFetch(t, key, &rec, options.status,
                              options.body.value_or(std::string_view()), now_ms);
       if (!ls.ok()) return ls;
+      // Counted as every confirmation is: STATS' confirmed_2xx says "URLs
+      // confirmed with a STATUS of 200-299", robots.txt URLs included.
       stats_.confirmed++;
+      if (options.status) CountStatusClass(*options.status);
       confirmed = true;
       return Status::OK();
     }

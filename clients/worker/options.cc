@@ -49,10 +49,13 @@ Fetching:
 Reporting:
   --retry-delay <secs>   FAIL ... DELAY for a transient error (default 60)
   --no-report-status     leave STATUS, FETCH-MS, RETRY-AFTER and the
-                         robots.txt BODY out of CONFIRM and FAIL (for a
-                         frontierd older than issue 8, which refuses them)
+                         robots.txt BODY out of CONFIRM and FAIL (for an
+                         old frontierd, which refuses them: one that answers
+                         `RELEASE http://a.example/` with "ERR unknown
+                         command", not 0; INFO's frontierd_version, 0.1.0,
+                         does not tell them apart)
   --no-release           hand leases back with FAIL instead of RELEASE (for
-                         a frontierd older than issue 8)
+                         that old frontierd)
   --save-dir <dir>       save each fetched page in <dir> (index.tsv lists them)
 Stopping:
   --grace <secs>         after SIGINT/SIGTERM, seconds in-flight fetches get

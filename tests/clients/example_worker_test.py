@@ -200,15 +200,14 @@ def main():
             if rules.get("rules") != ["disallow /a"]:
                 failures.append("ROBOTS GET %s: %s" % (A, rules))
         s = stats(r)
-        # The worker reports each CONFIRM's STATUS (counted by class):
-        # /missing answers 404, every other page 200. A robots.txt's report
-        # is the robots policy's, not a page's: it is not counted by class.
-        robots_fetches = 2 if args.robots else 0
+        # The worker reports each CONFIRM's STATUS (counted by class, a
+        # robots.txt's too): /missing answers 404, and with --robots B's
+        # robots.txt (none: 404); every other page 200.
+        not_2xx = 2 if args.robots else 1
         for name, want in (("done", len(reachable)),
                            ("confirmed", len(reachable)),
-                           ("confirmed_2xx",
-                            len(reachable) - 1 - robots_fetches),
-                           ("confirmed_4xx", 1), ("failed", 0),
+                           ("confirmed_2xx", len(reachable) - not_2xx),
+                           ("confirmed_4xx", not_2xx), ("failed", 0),
                            ("leased", 0), ("excluded", excluded)):
             if s[name] != want:
                 failures.append("STATS %s is %s, expected %d"

@@ -98,6 +98,12 @@ TEST_F(HttpDashboardTest, ShowsLiveValuesAndChartsInChromium) {
   EXPECT_GE(DrawnLines(dom1), 3) << "no chart was drawn";
   EXPECT_NE(dom1.find(">site0.example<"), std::string::npos) << "largest sites";
   EXPECT_NE(dom1.find(">always<"), std::string::npos) << "fsync policy";
+  // The start as a date a person reads, not epoch seconds.
+  EXPECT_TRUE(std::regex_match(
+      TextOf(dom1, "started"),
+      std::regex(
+          "20[0-9]{2}-[01][0-9]-[0-3][0-9] [0-2][0-9]:[0-5][0-9]:[0-5][0-9]")))
+      << TextOf(dom1, "started");
 
   // More work, then a second load: the values follow.
   AddUrls(30, 1230);
@@ -134,6 +140,66 @@ TEST_F(HttpDashboardTest, ShowsLiveValuesAndChartsInChromium) {
   EXPECT_GT(std::filesystem::file_size(shot), 20'000u);
   EXPECT_EQ(ReadFile(shot).substr(1, 3), "PNG");
   std::printf("screenshot: %s\n", shot.c_str());
+}
+
+// With robots.txt applied: the Excluded tile, so that the tiles add up to
+// URLs; and once the crawl is idle (nothing queued or leased), the largest
+// sites are still listed, by URLs held.
+class HttpDashboardRobotsTest : public HttpDashboardTest {
+ protected:
+  HttpDashboardRobotsTest() {
+    extra_ = {"--robots", "yes", "--robots-agent", "testbot"};
+  }
+};
+
+TEST_F(HttpDashboardRobotsTest, ShowsExcludedAndLargestSitesWhenIdle) {
+  chromium_ = FindChromium();
+  if (chromium_.empty()) {
+    GTEST_SKIP() << "no Chromium installed (Debian package chromium): the "
+                    "page was not tested in a browser";
+  }
+  auto c = Connect();
+  for (const char* path : {"/a", "/b", "/private/1", "/private/2"}) {
+    ASSERT_EQ(c->Cmd({"ADD", std::string("http://big.example") + path}),
+              Int(1));
+  }
+  ASSERT_EQ(c->Cmd({"ADD", "http://small.example/"}), Int(1));
+  // Each site's robots.txt first, then its allowed URLs, each confirmed,
+  // until nothing is handed out: the crawl is idle.
+  int confirmed = 0;
+  Stopwatch watch;
+  while (confirmed < 5 && watch.Elapsed() < seconds(20)) {
+    Reply url = c->Cmd({"POP"});
+    if (!url.IsString()) {
+      std::this_thread::sleep_for(std::chrono::milliseconds(20));
+      continue;
+    }
+    std::vector<std::string> confirm = {"CONFIRM", url.str, "STATUS", "200"};
+    if (url.str.ends_with("/robots.txt")) {
+      confirm.insert(confirm.end(),
+                     {"BODY", "User-agent: *\nDisallow: /private/\n"});
+    }
+    ASSERT_EQ(c->Cmd(confirm), Int(1)) << url.str;
+    ++confirmed;
+  }
+  ASSERT_EQ(confirmed, 5);  // 2 robots.txt, /a, /b, small.example/
+  ASSERT_EQ(c->Cmd({"POP"}), Nil());
+
+  ProcessResult page = Load(3000);
+  ASSERT_EQ(page.exit_code, 0) << page.err;
+  const std::string& dom = page.out;
+  EXPECT_EQ(TextOf(dom, "live"), "live") << dom.substr(0, 2000);
+  // big.example: /a, /b, 2 excluded and its robots.txt; small.example: 2.
+  EXPECT_EQ(TextOf(dom, "v-urls"), "7");
+  EXPECT_EQ(TextOf(dom, "v-excluded"), "2");
+  EXPECT_EQ(TextOf(dom, "v-queued"), "0");
+  EXPECT_EQ(TextOf(dom, "v-leased"), "0");
+  // Largest first, by URLs held.
+  const size_t big = dom.find(">big.example<");
+  const size_t small = dom.find(">small.example<");
+  EXPECT_NE(big, std::string::npos) << "largest sites, idle";
+  EXPECT_NE(small, std::string::npos) << "largest sites, idle";
+  EXPECT_LT(big, small);
 }
 
 }  // namespace

@@ -190,6 +190,28 @@ TEST_F(FrontierRobotsTest, StatusCodesPickTheState) {
                          "http://s404.test/private"}));
 }
 
+// A robots.txt CONFIRM is a confirmation like any other: its STATUS counts
+// in its class (STATS: "URLs confirmed with a STATUS of 200-299"), and one
+// without STATUS in none.
+TEST_F(FrontierRobotsTest, RobotsConfirmationsCountTheirStatusClass) {
+  Open();
+  for (const char* host : {"a", "b", "c", "d", "e"}) {
+    Add(std::string("http://") + host + ".test/page");
+  }
+  EXPECT_EQ(Pop().size(), 5u);
+  EXPECT_TRUE(Confirm("http://a.test/robots.txt", 200, "User-agent: *\n"));
+  EXPECT_TRUE(Confirm("http://b.test/robots.txt", 301));
+  EXPECT_TRUE(Confirm("http://c.test/robots.txt", 404));
+  EXPECT_TRUE(Confirm("http://d.test/robots.txt", 503));
+  EXPECT_TRUE(Confirm("http://e.test/robots.txt", std::nullopt));
+  const FrontierStats stats = fr_->Stats();
+  EXPECT_EQ(stats.confirmed, 5u);
+  EXPECT_EQ(stats.confirmed_2xx, 1u);
+  EXPECT_EQ(stats.confirmed_3xx, 1u);
+  EXPECT_EQ(stats.confirmed_4xx, 1u);
+  EXPECT_EQ(stats.confirmed_5xx, 1u);
+}
+
 TEST_F(FrontierRobotsTest, UnreachableHoldsTheOriginUntilALater200) {
   Open();
   Add("http://a.test/1");

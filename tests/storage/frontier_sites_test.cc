@@ -311,6 +311,35 @@ TEST_F(FrontierSitesTest, TopSitesByQueuedUrls) {
   EXPECT_EQ((*top)[2].name, "small.com");
 }
 
+// The dashboard's "Largest sites": by URLs held, so that an idle crawl
+// (nothing queued or leased) still lists its sites, and after a reopen too.
+TEST_F(FrontierSitesTest, LargestSitesByUrlsHeldWhenIdleAndAfterReopen) {
+  Open();
+  for (int i = 0; i < 3; ++i) Add("http://big.com/" + std::to_string(i));
+  for (int i = 0; i < 2; ++i) Add("http://mid.com/" + std::to_string(i));
+  Add("http://small.com/");
+  for (int round = 0; round < 10 && fr_->Stats().done < 6; ++round) {
+    for (const std::string& url : Pop(10)) EXPECT_TRUE(Confirm(url));
+  }
+  ASSERT_EQ(fr_->Stats().done, 6u);
+  ASSERT_EQ(fr_->Stats().queued + fr_->Stats().leased, 0u);
+  auto names = [](const std::vector<SiteSize>& sites) {
+    std::vector<std::string> out;
+    for (const SiteSize& s : sites) out.push_back(s.name);
+    return out;
+  };
+  using Names = std::vector<std::string>;
+  std::vector<SiteSize> largest = fr_->LargestSites(2);
+  EXPECT_EQ(names(largest), (Names{"big.com", "mid.com"}));
+  ASSERT_FALSE(largest.empty());
+  EXPECT_EQ(largest[0].urls, 3u);
+  EXPECT_EQ(largest[0].queued, 0u);
+  ASSERT_TRUE(fr_->Close(false).ok());
+  Open();
+  EXPECT_EQ(names(fr_->LargestSites(10)),
+            (Names{"big.com", "mid.com", "small.com"}));
+}
+
 TEST_F(FrontierSitesTest, SiteLimitCapsTheSiteAndSurvivesReopen) {
   opts_.site_max_urls = 3;
   Open();

@@ -42,6 +42,15 @@ function fmtDuration(ms) {
   return s + 's';
 }
 
+// A date a person reads: the browser's local time, to the second
+// ("2025-11-22 10:24:02"). The API keeps epoch milliseconds.
+function fmtDate(ms) {
+  const d = new Date(ms);
+  const p = (n) => String(n).padStart(2, '0');
+  return d.getFullYear() + '-' + p(d.getMonth() + 1) + '-' + p(d.getDate()) + ' ' +
+      p(d.getHours()) + ':' + p(d.getMinutes()) + ':' + p(d.getSeconds());
+}
+
 function el(tag, cls, text) {
   const e = document.createElement(tag);
   if (cls) e.className = cls;
@@ -171,10 +180,13 @@ function render(s) {
   const f = s.frontier, srv = s.server, p = s.persistence, m = s.memory;
   setText('version', srv.version);
   setText('uptime', fmtDuration(srv.uptime_ms));
+  setText('started', fmtDate(s.time_ms - srv.uptime_ms));
   const writes = $('writes');
   writes.textContent = p.writes_refused ? 'writes refused' : 'writes ok';
   writes.className = 'pill ' + (p.writes_refused ? 'bad' : 'ok');
-  for (const k of ['urls', 'queued', 'leased', 'done', 'scheduled', 'dead', 'sites']) {
+  // Queued + leased + done + scheduled + dead + excluded = URLs.
+  for (const k of ['urls', 'queued', 'leased', 'done', 'scheduled', 'dead', 'excluded',
+                   'sites']) {
     setText('v-' + k, fmtInt(f[k]));
   }
   setText('v-clients', fmtInt(srv.connected_clients));
@@ -221,7 +233,8 @@ function render(s) {
         (p.commits_flushed / flushes).toFixed(1) + ' commits each' : '')],
     ['last log flush', p.last_log_flush_ok ? 'ok' : 'failed', !p.last_log_flush_ok],
     ['last checkpoint', p.last_checkpoint_ms ?
-        fmtDuration(s.time_ms - p.last_checkpoint_ms) + ' ago, took ' +
+        fmtDate(p.last_checkpoint_ms) + ' (' +
+        fmtDuration(s.time_ms - p.last_checkpoint_ms) + ' ago), took ' +
         p.last_checkpoint_duration_ms + ' ms' + (p.last_checkpoint_ok ? '' : ' (failed)')
         : 'none since start', !p.last_checkpoint_ok],
     ['write errors', p.writes_refused ? p.last_write_error : 'none', p.writes_refused],
