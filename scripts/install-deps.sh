@@ -14,7 +14,7 @@ $SUDO apt-get install -y -qq --no-install-recommends \
   libevent-dev libdb5.3++-dev libssl-dev liburiparser-dev libpsl-dev \
   libxxhash-dev libjemalloc-dev libhiredis-dev libgtest-dev googletest redis-tools \
   redis-server openssl \
-  libidn2-dev libunistring-dev libcurl4-openssl-dev libgumbo-dev \
+  libidn2-dev libunistring-dev libcurl4-openssl-dev libgumbo-dev libre2-dev \
   >/dev/null
 if [ "${1:-}" != "--test" ]; then exit 0; fi
 $SUDO apt-get install -y -qq --no-install-recommends \
