@@ -13,7 +13,7 @@ BUILD_PACKAGES=(
   libevent-dev libdb5.3++-dev libssl-dev liburiparser-dev libpsl-dev
   libxxhash-dev libjemalloc-dev libhiredis-dev libgtest-dev googletest redis-tools
   redis-server openssl
-  libidn2-dev libunistring-dev libcurl4-openssl-dev libgumbo-dev
+  libidn2-dev libunistring-dev libcurl4-openssl-dev libgumbo-dev libre2-dev
 )
 TEST_PACKAGES=(
   clang libclang-rt-14-dev

@@ -62,6 +62,11 @@ constexpr std::array kCommands = {
                 "delay limit delete block"},
     CommandSpec{"robots", c::Robots, -2, kW | kWk | kSub, "frontier",
                 "ROBOTS GET|SET|CHECK: an origin's robots.txt rules.", "set"},
+    // Crawl scope (docs/commands.md#scope): re-checking is an admin's.
+    CommandSpec{"scope", c::Scope, -2, kW | kWk | kSub, "frontier",
+                "SCOPE RECHECK|STATUS: re-checks queued URLs against the "
+                "crawl scope.",
+                "recheck"},
     // Partitions (docs/commands.md#partitions).
     CommandSpec{"partition", c::PartitionCommand, -2, kR | kWk | kSub,
                 "frontier",

@@ -23,6 +23,8 @@ using config_kinds::OutputLimit;
 using config_kinds::Partitions;
 using config_kinds::Password;
 using config_kinds::ProductToken;
+using config_kinds::ScopeHosts;
+using config_kinds::ScopePatterns;
 using config_kinds::StatusCodes;
 using config_kinds::Text;
 using config_kinds::TlsProtocols;
@@ -168,6 +170,22 @@ const std::vector<Directive>& Table() {
       Partitions("partition"),
       Flagged(kDirRuntime,
               Duration("hint-interval", "1", &Config::hint_interval_ms, 10)),
+      // Crawl scope (docs/operations.md, "Crawl scope").
+      ScopeHosts("scope-hosts", &Config::scope_hosts),
+      Flagged(kDirRuntime,
+              Choice<scope::RefRule>(
+                  "scope", "any", &Config::scope_ref,
+                  {{"any", scope::RefRule::kAny},
+                   {"same-site", scope::RefRule::kSameSite},
+                   {"same-domain", scope::RefRule::kSameDomain}})),
+      ScopePatterns("scope-deny", &Config::scope_deny),
+      ScopePatterns("scope-allow", &Config::scope_allow),
+      Flagged(kDirRuntime, Integer("scope-max-query-params", "0",
+                                   &Config::scope_max_query_params, 0,
+                                   kMaxInt)),
+      Flagged(kDirRuntime, Integer("scope-max-path-segments", "0",
+                                   &Config::scope_max_path_segments, 0,
+                                   kMaxInt)),
   };
   return kTable;
 }
@@ -244,6 +262,12 @@ FrontierOptions ToFrontierOptions(const Config& config) {
   o.robots_max_bytes = config.robots_max_bytes;
   o.robots_max_crawl_delay_ms = config.robots_max_crawl_delay_ms;
   o.partitions = config.partitions;
+  o.scope.hosts = config.scope_hosts;
+  o.scope.ref_rule = config.scope_ref;
+  o.scope.deny = config.scope_deny;
+  o.scope.allow = config.scope_allow;
+  o.scope.max_query_params = config.scope_max_query_params;
+  o.scope.max_path_segments = config.scope_max_path_segments;
   // fsync no: hand each commit to the OS at once and never fsync it.
   // always/everysec: keep commits in the log buffer until FlushLog().
   o.write_log_at_commit = config.fsync == FsyncPolicy::kNo;

@@ -15,6 +15,7 @@
 #include <string_view>
 #include <vector>
 
+#include "scope/scope.h"
 #include "server/log.h"
 #include "server/users.h"
 #include "storage/frontier.h"
@@ -116,6 +117,14 @@ struct Config {
   // often the frontier reconsiders the hints it publishes.
   partition::PartitionMap partitions;
   int64_t hint_interval_ms = 0;
+  // Crawl scope (docs/operations.md, "Crawl scope"); ToFrontierOptions
+  // joins them into a scope::Scope.
+  scope::HostSuffixes scope_hosts;  // empty: any host
+  scope::RefRule scope_ref = scope::RefRule::kAny;
+  scope::UrlPatterns scope_deny;
+  scope::UrlPatterns scope_allow;  // empty: no allow rule
+  uint64_t scope_max_query_params = 0;   // 0 = no limit
+  uint64_t scope_max_path_segments = 0;  // 0 = no limit
 
   std::string config_file;  // absolute path of the file read, if any
 };

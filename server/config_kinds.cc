@@ -344,3 +344,62 @@ Directive Partitions(std::string_view name) {
 }
 
 }  // namespace frontier::config_kinds
+
+namespace frontier::config_kinds {
+namespace {
+
+bool IsBlankText(std::string_view v) {
+  return v.find_first_not_of(" \t\r\n,") == std::string_view::npos;
+}
+
+}  // namespace
+
+Directive ScopeHosts(std::string_view name, scope::HostSuffixes Config::*m) {
+  Directive d{name,
+              "",
+              "host or domain suffixes (example.com .edu) separated by "
+              "spaces or commas, or \"\" for any host",
+              [m](Config* c, std::string_view v) {
+                if (IsBlankText(v)) {
+                  c->*m = scope::HostSuffixes();
+                  return true;
+                }
+                std::string error;
+                return (c->*m).AddText(v, &error);
+              },
+              [m](const Config& c) { return (c.*m).ToText(); },
+              kDirRuntime | kDirRepeatable};
+  d.explain = [m](const Config& c, std::string_view v) -> std::string {
+    scope::HostSuffixes copy = c.*m;
+    std::string error;
+    if (copy.AddText(v, &error)) return "invalid host suffix";
+    return error;
+  };
+  return d;
+}
+
+Directive ScopePatterns(std::string_view name,
+                        scope::UrlPatterns Config::*m) {
+  Directive d{name,
+              "",
+              "RE2 patterns separated by spaces, or \"\" for none",
+              [m](Config* c, std::string_view v) {
+                if (IsBlankText(v)) {
+                  c->*m = scope::UrlPatterns();
+                  return true;
+                }
+                std::string error;
+                return (c->*m).AddText(v, &error);
+              },
+              [m](const Config& c) { return (c.*m).ToText(); },
+              kDirRuntime | kDirRepeatable};
+  d.explain = [m](const Config& c, std::string_view v) -> std::string {
+    scope::UrlPatterns copy = c.*m;
+    std::string error;
+    if (copy.AddText(v, &error)) return "invalid pattern";
+    return error;
+  };
+  return d;
+}
+
+}  // namespace frontier::config_kinds

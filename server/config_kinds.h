@@ -126,4 +126,13 @@ Directive Users(std::string_view name);
 // b y.org" replaces the whole map: see ConfigSet).
 Directive Partitions(std::string_view name);
 
+// scope-hosts: host or domain suffixes separated by spaces or commas;
+// repeatable, each occurrence adds; "" = any host (scope/host_suffixes.h).
+Directive ScopeHosts(std::string_view name, scope::HostSuffixes Config::*m);
+
+// scope-deny, scope-allow: RE2 patterns separated by spaces; repeatable,
+// each occurrence adds; "" = none. A pattern that does not compile is
+// refused with RE2's reason (scope/url_patterns.h).
+Directive ScopePatterns(std::string_view name, scope::UrlPatterns Config::*m);
+
 }  // namespace frontier::config_kinds

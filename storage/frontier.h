@@ -24,6 +24,7 @@
 
 #include "policy/politeness.h"
 #include "partition/partition_map.h"
+#include "scope/scope.h"
 #include "storage/status.h"
 #include "storage/url.h"
 
@@ -80,6 +81,11 @@ struct FrontierOptions {
   int64_t robots_max_crawl_delay_ms = 300'000;
   // Which partition each site is in (by its name under politeness_scope).
   partition::PartitionMap partitions;
+  // Crawl scope (issue 25 §2, docs/commands.md#scope): Add() and
+  // AddMany() refuse a link out of it (AddOutcome::kOutOfScope) before
+  // looking it up, storing nothing. Runtime-tunable; a change applies to
+  // new links, and StartScopeRecheck() to the queued ones.
+  scope::Scope scope;
   // With false, site records are written without their first queue key,
   // as versions before it wrote them, so that a start reads the heads
   // from Q. Only tests set it: they check that path, which a directory
@@ -92,8 +98,14 @@ struct FrontierOptions {
 enum class UrlState { kQueued, kLeased, kDone, kScheduled, kDead, kExcluded };
 const char* UrlStateName(UrlState state);  // "queued", "leased", ...
 
-// ADD's answer for one URL.
-enum class AddOutcome { kAdded = 1, kKnown = 0, kRefused = -1 };
+// ADD's answer for one URL. kOutOfScope: FrontierOptions::scope refused
+// it (FrontierStats counts why).
+enum class AddOutcome {
+  kAdded = 1,
+  kKnown = 0,
+  kRefused = -1,
+  kOutOfScope = -2
+};
 
 struct AddOptions {
   std::optional<int> priority;        // 0..9999; default_priority if unset
@@ -145,6 +157,20 @@ struct FrontierStats {
   uint64_t confirmed_2xx = 0, confirmed_3xx = 0, confirmed_4xx = 0,
            confirmed_5xx = 0;
   uint64_t backoffs = 0;  // FAILs whose STATUS backed their site off
+  // Links Add()/AddMany() refused as out of scope, by the rule that
+  // refused them (scope::Verdict), and queued URLs a scope re-check
+  // removed.
+  uint64_t scope_host = 0, scope_ref = 0, scope_query = 0, scope_path = 0,
+           scope_deny = 0, scope_allow = 0, scope_removed = 0;
+};
+
+// A scope re-check's progress (ScopeRecheckProgress()). The counts are
+// of the current run, or of the last one once it finished; they are
+// committed with each slice, so exact across a crash.
+struct ScopeRecheck {
+  bool running = false;
+  uint64_t examined = 0;  // URL records looked at
+  uint64_t removed = 0;   // queued URLs out of scope, removed
 };
 
 // One site as SITE INFO shows it.
@@ -387,6 +413,21 @@ class Frontier {
   // they disallow it, nullopt if no rules are known (never fetched, or
   // unreachable with no earlier rules). Expired rules still answer.
   virtual StatusOr<std::optional<bool>> RobotsCheck(std::string_view url) = 0;
+
+  // --- Crawl scope (frontier_scope.cc; docs/commands.md#scope) ---
+  //
+  // SCOPE RECHECK: starts a re-check of every queued URL against the
+  // scope in force (options().scope, without its ref rule: a URL's ref is
+  // not stored), or starts it over if one is running. Tick() runs it in
+  // bounded slices (TickResult::more_due while it runs); each slice
+  // deletes the queued URLs out of scope, as if they had never been
+  // added (Seen() then says false; an ADD of one is judged anew), and
+  // commits with its position, so a restart resumes where the last
+  // slice ended. Leased, scheduled, done, dead and excluded URLs, and the
+  // robots.txt fetches the frontier queues itself, are left alone.
+  virtual Status StartScopeRecheck(int64_t now_ms) = 0;
+  // Read-only: the re-check's progress.
+  virtual ScopeRecheck ScopeRecheckProgress() const = 0;
 
   // The Qc procedure of sections 2.6/2.7: expired leases and due recrawls
   // and retries go back to Q; sites whose delay has passed become ready.

@@ -39,13 +39,19 @@ StatusOr<std::vector<StatusOr<AddOutcome>>> FrontierImpl::AddMany(
   std::vector<StatusOr<Resolved>> targets;
   targets.reserve(urls.size());
   for (std::string_view u : urls) targets.push_back(Resolve(u, "invalid URL"));
-  const std::vector<uint32_t> order = InKeyOrder(targets);
+  std::vector<uint32_t> order = InKeyOrder(targets);
+  std::vector<bool> out_of_scope(targets.size(), false);
+  for (uint32_t i : order) {
+    out_of_scope[i] = OutOfScope(*targets[i], source ? &*source : nullptr);
+  }
+  std::erase_if(order, [&](uint32_t i) { return out_of_scope[i]; });
 
   std::vector<StatusOr<AddOutcome>> results;
   Status s = RunWrite([&](DbTxn* t) {
     results.assign(targets.size(), StatusOr<AddOutcome>(AddOutcome::kKnown));
     for (size_t i = 0; i < targets.size(); ++i) {
       if (!targets[i].ok()) results[i] = targets[i].status();
+      if (out_of_scope[i]) results[i] = AddOutcome::kOutOfScope;
     }
     RefContext ctx;
     if (source) {

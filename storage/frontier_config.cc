@@ -34,6 +34,8 @@ Status FrontierImpl::UpdateOptions(const FrontierOptions& options,
   opts_.robots_max_bytes = options.robots_max_bytes;
   opts_.robots_max_crawl_delay_ms = options.robots_max_crawl_delay_ms;
   opts_.partitions = options.partitions;
+  // New links are judged by the new scope; queued ones by a re-check.
+  opts_.scope = options.scope;
   if (opts_.site_max_leases == previous.site_max_leases &&
       opts_.partitions == previous.partitions) {
     return Status::OK();

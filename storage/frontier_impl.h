@@ -113,6 +113,9 @@ class FrontierImpl final : public Frontier {
   StatusOr<uint64_t> DeleteSite(std::string_view site, int64_t now_ms) override;
   Status BlockSite(std::string_view site, int64_t block_ms,
                    int64_t now_ms) override;  // frontier_blocks.cc
+  // --- frontier_scope.cc ---
+  Status StartScopeRecheck(int64_t now_ms) override;
+  ScopeRecheck ScopeRecheckProgress() const override;
   StatusOr<TickResult> Tick(int64_t now_ms) override;
   bool HasReady(int64_t now_ms) override;
   bool HasReadyIn(size_t partition,
@@ -306,6 +309,17 @@ class FrontierImpl final : public Frontier {
   Status LoadOrNewPolicy(DbTxn* t, std::string_view origin, uint64_t origin_fp,
                          PolicyRecord* rec);
   Status StorePolicy(DbTxn* t, uint64_t origin_fp, const PolicyRecord& rec);
+
+  // --- Crawl scope (frontier_scope.cc) ---
+  //
+  // The validation step of Add()/AddMany(): true if opts_.scope refuses
+  // `url` (found on `ref`, or nullptr), counting the refusal by reason.
+  // Before any lookup: nothing is read or written.
+  bool OutOfScope(const Resolved& url, const Resolved* ref);
+  // Tick's share: one slice of the scope re-check, if one is running.
+  Status TickScopeRecheck(int64_t now_ms, TickResult* result);
+  // The re-check's state, from meta.db at start.
+  Status LoadScopeRecheck();
 
   // --- SITE DELETE of a large site (frontier_site_delete.cc) ---
   //
@@ -543,6 +557,10 @@ class FrontierImpl final : public Frontier {
   uint64_t delete_site_bound_ = Frontier::kDeleteSiteMaxRecords;
   // Origins whose excluded URLs wait for a re-check (Tick works them off).
   std::set<uint64_t> rechecks_;
+  // The scope re-check (meta.db "scope-recheck", rewritten with each
+  // slice): its counts, and the urls.db key its next slice starts at.
+  ScopeRecheck scope_recheck_;
+  std::string scope_recheck_next_;
   std::mt19937_64 robots_rng_{std::random_device{}()};  // back-off jitter
   // SiteFor()'s memory for kDomain, by host fingerprint.
   struct DomainOfHost {

@@ -184,6 +184,7 @@ Status FrontierImpl::OpenEnvironment(int64_t start) {
   if (s.ok()) s = RebuildScheduler();
   if (s.ok()) s = LoadRechecks();
   if (s.ok()) s = LoadDeleting();
+  if (s.ok()) s = LoadScopeRecheck();
   // The databases and the first log file may have just been created:
   // their entries are made durable before anything is acknowledged.
   if (s.ok()) s = SyncDirectory();

@@ -66,6 +66,7 @@ StatusOr<TickResult> FrontierImpl::Tick(int64_t now_ms) {
   blocks_.Expire(now_ms);
   Status rs = TickRechecks(now_ms, &result);
   if (rs.ok()) rs = TickDeletes(&result);
+  if (rs.ok()) rs = TickScopeRecheck(now_ms, &result);
   if (!rs.ok()) return rs;
   if (!timer_min_ || *timer_min_ > now_ms) return result;
   const TickResult rechecked = result;

@@ -183,6 +183,9 @@ StatusOr<AddOutcome> FrontierImpl::Add(std::string_view url,
     if (!r.ok()) return r.status();
     source = std::move(r).value();
   }
+  if (OutOfScope(*target, source ? &*source : nullptr)) {
+    return AddOutcome::kOutOfScope;
+  }
   AddOutcome outcome = AddOutcome::kKnown;
   Status s = RunWrite([&](DbTxn* t) {
     RefContext ctx;

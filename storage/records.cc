@@ -303,7 +303,11 @@ constexpr uint64_t FrontierStats::*kCumulative[] = {
     &FrontierStats::expired,   &FrontierStats::recrawled,
     &FrontierStats::confirmed_2xx, &FrontierStats::confirmed_3xx,
     &FrontierStats::confirmed_4xx, &FrontierStats::confirmed_5xx,
-    &FrontierStats::backoffs};
+    &FrontierStats::backoffs,
+    &FrontierStats::scope_host,    &FrontierStats::scope_ref,
+    &FrontierStats::scope_query,   &FrontierStats::scope_path,
+    &FrontierStats::scope_deny,    &FrontierStats::scope_allow,
+    &FrontierStats::scope_removed};
 constexpr size_t kCumulativeV1 = 8;  // the version 1 record's
 
 template <typename Stats, typename Fn>

@@ -151,14 +151,14 @@ void EncodeSiteRecord(const SiteRecord& r, std::string* out);
 bool DecodeSiteRecord(std::string_view in, SiteRecord* r);
 
 // The counters record (all of FrontierStats but ready_sites and
-// blocked_sites). Only the cumulative counters (added ... backoffs) are
+// blocked_sites). Only the cumulative counters (added ... scope_removed) are
 // read back: the state counters are summed from the site records at
 // start. Version 2 counts its cumulative counters, so a counter added
 // later reads as 0 from an older record; version 1 (8 cumulative
 // counters, added ... recrawled) still decodes. A record with more
 // counters than this version knows is refused (false), never misread.
 std::string EncodeStats(const FrontierStats& s);
-// Copies the cumulative counters (added ... backoffs) of `from` to `to`.
+// Copies the cumulative counters (added ... scope_removed) of `from` to `to`.
 void KeepCumulativeCounters(const FrontierStats& from, FrontierStats* to);
 bool DecodeStats(std::string_view in, FrontierStats* s);
 

@@ -62,6 +62,11 @@ int main(int argc, char** argv) {
                "frontier-worker: crawling from %s:%d%s, %d fetches at once\n",
                o.host.c_str(), o.port, o.tls ? " (TLS)" : "", o.concurrency);
   bool clean = w->Run(stop_fd, &error);
+  if (clean && w->done()) {
+    std::fprintf(stderr,
+                 "frontier-worker: done: the frontier has nothing queued or "
+                 "leased\n");
+  }
   const worker::Totals& t = w->totals();
   std::fprintf(
       stderr,

@@ -61,11 +61,14 @@ Stopping:
   --grace <secs>         after SIGINT/SIGTERM, seconds in-flight fetches get
                          to finish before they are abandoned and handed back
                          (default 10; a second signal ends them at once)
+  --exit-when-done       stop (exit 0) once the frontier has no URL queued
+                         or leased: when a BPOP finds nothing, nothing is
+                         in flight here and STATS says queued 0, leased 0
 Output:
   -q, --quiet            no line per fetch on stdout
   --help                 this text
 
-Exit status: 0 stopped by a signal, 2 usage, 3 frontierd unreachable or lost.
+Exit status: 0 stopped by a signal or done (--exit-when-done), 2 usage, 3 frontierd unreachable or lost.
 )";
 
 // Options that take a value: names, and how the value lands in Options.
@@ -169,6 +172,7 @@ struct FlagOption {
 
 constexpr FlagOption kFlags[] = {
     {"--tls", "", [](Options& o) { o.tls = true; }},
+    {"--exit-when-done", "", [](Options& o) { o.exit_when_done = true; }},
     {"--insecure", "", [](Options& o) { o.tls_options.insecure = true; }},
     {"--report-status", "", [](Options& o) { o.report_status = true; }},
     {"--no-report-status", "", [](Options& o) { o.report_status = false; }},

@@ -36,6 +36,9 @@ struct Options {
 
   // stopping
   double grace = 10;   // seconds in-flight fetches get after SIGINT/SIGTERM
+  // Stop once the frontier has nothing queued or leased (STATS), checked
+  // each time a BPOP finds nothing while no fetch is in flight.
+  bool exit_when_done = false;
   bool quiet = false;  // no line per fetch on stdout
 };
 

@@ -205,8 +205,41 @@ bool Worker::SendBpop(int count) {
   return true;
 }
 
+std::optional<bool> Worker::FrontierDrained() {
+  CommandArgs args;
+  args.Push("STATS");
+  ReplyPtr reply = report_->Call(args);
+  if (!reply) return std::nullopt;
+  if (reply->type != REDIS_REPLY_ARRAY) {
+    ++totals_.errors;
+    std::fprintf(stderr, "frontier-worker: STATS: %s\n", Text(*reply).c_str());
+    return false;
+  }
+  long long queued = -1, leased = -1;
+  for (size_t i = 0; i + 1 < reply->elements; i += 2) {
+    const std::string name = Text(*reply->element[i]);
+    const redisReply& value = *reply->element[i + 1];
+    if (value.type != REDIS_REPLY_INTEGER) continue;
+    if (name == "queued") queued = value.integer;
+    if (name == "leased") leased = value.integer;
+  }
+  return queued == 0 && leased == 0;
+}
+
 bool Worker::OnLeases(const redisReply& reply) {
-  if (reply.type == REDIS_REPLY_NIL) return true;  // timed out
+  if (reply.type == REDIS_REPLY_NIL) {  // timed out
+    // Nothing in flight here and nothing queued or leased anywhere: no
+    // fetch can bring a new link, so the crawl is over.
+    if (o_.exit_when_done && !stopping_ && fetcher_->in_flight() == 0) {
+      std::optional<bool> drained = FrontierDrained();
+      if (!drained) return false;
+      if (*drained) {
+        stopping_ = true;
+        done_ = true;
+      }
+    }
+    return true;
+  }
   if (reply.type == REDIS_REPLY_ERROR) {
     // E.g. MISCONF: nothing was leased; wait before asking again.
     std::fprintf(stderr, "frontier-worker: BPOP: %s\n", Text(reply).c_str());

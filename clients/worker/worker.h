@@ -8,6 +8,7 @@
 #include <chrono>
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <string>
 
 #include "common/resp_connection.h"
@@ -39,10 +40,13 @@ class Worker {
   // readable when a signal asks the worker to stop (each byte is one
   // signal: the second ends the grace period). A lost frontierd is
   // reconnected to for --reconnect seconds. Returns false, with *error
-  // set, if frontierd was lost for good; true after a stop by signal.
+  // set, if frontierd was lost for good; true after a stop by signal, or
+  // with --exit-when-done once the frontier is drained (done()).
   bool Run(int stop_fd, std::string* error);
 
   const Totals& totals() const { return totals_; }
+  // True if Run() ended because the frontier had nothing left.
+  bool done() const { return done_; }
 
  private:
   Worker(const Options& o, std::unique_ptr<frontier_client::Connection> lease,
@@ -71,6 +75,10 @@ class Worker {
             std::vector<frontier_client::ReplyPtr>* replies);
   bool Report(const FetchResult& r);
   bool HandBackAll(const std::vector<std::string>& urls);
+  // --exit-when-done: asks STATS whether the frontier has no URL queued or
+  // leased. False if it has, or on an error reply (counted); nullopt if
+  // the connection failed.
+  std::optional<bool> FrontierDrained();
   void Log(const FetchResult& r, size_t links, int64_t new_links);
 
   Options o_;
@@ -81,6 +89,7 @@ class Worker {
   Totals totals_;
   bool bpop_outstanding_ = false;
   bool stopping_ = false;
+  bool done_ = false;
   std::chrono::steady_clock::time_point grace_end_;
   std::chrono::steady_clock::time_point next_bpop_;  // after an error reply
 };

@@ -40,6 +40,8 @@ void Delay(CommandContext& ctx);
 void Stats(CommandContext& ctx);
 // robots_commands.cc
 void Robots(CommandContext& ctx);
+// scope_commands.cc
+void Scope(CommandContext& ctx);
 
 void Site(CommandContext& ctx);
 // DELAY and SITE DELAY: sets `site`'s delay to `secs` seconds (negative:
@@ -83,7 +85,7 @@ void HintCommand(CommandContext& ctx);
 void PartitionsSection(const CommandContext& ctx, std::string& out);
 
 // STATS's fields in their reply order; INFO's "# Frontier" uses the same.
-using StatsFields = std::array<std::pair<std::string_view, uint64_t>, 23>;
+using StatsFields = std::array<std::pair<std::string_view, uint64_t>, 30>;
 StatsFields FrontierStatsFields(const FrontierStats& s);
 
 }  // namespace frontier::commands

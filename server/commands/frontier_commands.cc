@@ -333,6 +333,13 @@ StatsFields FrontierStatsFields(const FrontierStats& s) {
       {"confirmed_4xx", s.confirmed_4xx},
       {"confirmed_5xx", s.confirmed_5xx},
       {"backoffs", s.backoffs},
+      {"scope_refused_host", s.scope_host},
+      {"scope_refused_ref", s.scope_ref},
+      {"scope_refused_query", s.scope_query},
+      {"scope_refused_path", s.scope_path},
+      {"scope_refused_deny", s.scope_deny},
+      {"scope_refused_allow", s.scope_allow},
+      {"scope_removed", s.scope_removed},
   }};
 }
 

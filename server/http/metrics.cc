@@ -116,7 +116,8 @@ constexpr FieldMetric kFrontierMetrics[] = {
     {"duplicates", "frontierd_urls_duplicate_total", "counter",
      "URLs added that were known already."},
     {"refused", "frontierd_urls_refused_total", "counter",
-     "URLs refused (depth, per-site limit, invalid)."},
+     "URLs refused (depth, per-site limit, invalid); out of scope is "
+     "counted apart."},
     {"popped", "frontierd_urls_popped_total", "counter",
      "URLs handed out by POP and BPOP."},
     {"confirmed", "frontierd_urls_confirmed_total", "counter",
@@ -139,6 +140,22 @@ constexpr FieldMetric kFrontierMetrics[] = {
      "Sites blocked by SITE BLOCK or a back-off (429/503) right now."},
     {"backoffs", "frontierd_backoffs_total", "counter",
      "FAILs whose STATUS blocked their site (backoff-status-codes)."},
+    {"scope_refused_host", "frontierd_urls_out_of_scope_total", "counter",
+     "Links ADD and MADD refused as out of scope, by the rule that refused "
+     "them.",
+     "reason=\"host\""},
+    {"scope_refused_ref", "frontierd_urls_out_of_scope_total", "", "",
+     "reason=\"ref\""},
+    {"scope_refused_query", "frontierd_urls_out_of_scope_total", "", "",
+     "reason=\"query\""},
+    {"scope_refused_path", "frontierd_urls_out_of_scope_total", "", "",
+     "reason=\"path\""},
+    {"scope_refused_deny", "frontierd_urls_out_of_scope_total", "", "",
+     "reason=\"deny\""},
+    {"scope_refused_allow", "frontierd_urls_out_of_scope_total", "", "",
+     "reason=\"allow\""},
+    {"scope_removed", "frontierd_urls_scope_removed_total", "counter",
+     "Queued URLs a SCOPE RECHECK removed as out of scope."},
 };
 
 constexpr FieldMetric kServerMetrics[] = {

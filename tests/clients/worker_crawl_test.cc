@@ -360,3 +360,36 @@ TEST(WorkerConnectTest, ExitsWhenFrontierdIsUnreachable) {
 
 }  // namespace
 }  // namespace frontier::itest
+
+namespace frontier::itest {
+namespace {
+
+// --exit-when-done: the worker stops by itself (exit 0) once the frontier
+// has nothing queued or leased, and the server's scope, not the worker,
+// keeps the crawl on host A (docs/worker.md).
+TEST_F(WorkerCrawlTest, ExitsWhenDoneWithTheScopeInTheServer) {
+  const std::string a = site_->Url(A, "/");
+  ASSERT_EQ(Cmd({"CONFIG", "SET", "scope-hosts", LoopbackSite::Host(A)}),
+            StatusReply("OK"));
+  Page(A, "/", "<html><body><a href=\"/a1\">a1</a> " + Link(B, "/") +
+                   "</body></html>");
+  Page(A, "/a1", "<html><body>" + Link(C, "/c1") + "</body></html>");
+  Page(B, "/", "<html><body>never fetched</body></html>");
+  Page(C, "/c1", "<html><body>never fetched</body></html>");
+  ASSERT_EQ(Cmd({"ADD", a}), Int(1));
+  WorkerProcess worker(server_->port(), {"--exit-when-done", "-q"});
+  ASSERT_TRUE(worker.ok());
+  EXPECT_EQ(worker.Wait(seconds(30)), 0) << worker.Stderr();
+  EXPECT_NE(worker.Stderr().find("done"), std::string::npos)
+      << worker.Stderr();
+  auto s = Stats();
+  EXPECT_EQ(s["urls"], 2);
+  EXPECT_EQ(s["done"], 2);
+  EXPECT_EQ(s["scope_refused_host"], 2);
+  for (const SiteRequest& r : site_->Requests()) {
+    EXPECT_EQ(r.host, LoopbackSite::Host(A)) << r.path;
+  }
+}
+
+}  // namespace
+}  // namespace frontier::itest

@@ -94,7 +94,7 @@ TEST_F(HttpTest, MetricsEqualStatsAndInfo) {
   Counters stats = Stats();
   std::map<std::string, std::string> info = InfoMap(Cmd({"INFO", "all"}).str);
   // Every STATS counter, under its metric name.
-  const std::map<std::string, std::string> names = {
+  std::map<std::string, std::string> names = {
       {"urls", "frontierd_urls"},
       {"queued", "frontierd_urls_by_state{state=\"queued\"}"},
       {"leased", "frontierd_urls_by_state{state=\"leased\"}"},
@@ -123,6 +123,12 @@ TEST_F(HttpTest, MetricsEqualStatsAndInfo) {
       {"blocked_sites", "frontierd_sites_blocked"},
       {"backoffs", "frontierd_backoffs_total"},
   };
+  for (const char* reason : {"host", "ref", "query", "path", "deny", "allow"}) {
+    names[std::string("scope_refused_") + reason] =
+        std::string("frontierd_urls_out_of_scope_total{reason=\"") + reason +
+        "\"}";
+  }
+  names["scope_removed"] = "frontierd_urls_scope_removed_total";
   ASSERT_EQ(stats.size(), names.size()) << "a STATS field has no metric here";
   for (const auto& [field, metric] : names) {
     ASSERT_TRUE(stats.Has(field)) << field;

@@ -140,7 +140,7 @@ TEST_F(RedisCliTest, InfoAndStats) {
   EXPECT_NE(info.out.find("# Frontier"), std::string::npos) << info.out;
   EXPECT_NE(info.out.find("urls:1"), std::string::npos) << info.out;
   std::vector<std::string> stats = Lines(RunRedisCli(port, {"STATS"}).out);
-  ASSERT_EQ(stats.size(), 46u);  // 23 names, each with its value
+  ASSERT_EQ(stats.size(), 60u);  // 30 names, each with its value
   EXPECT_EQ(stats[0], "urls");
   EXPECT_EQ(stats[1], "1");
   EXPECT_EQ(RunRedisCli(port, {"DBSIZE"}).out, "1\n");

@@ -16,7 +16,10 @@ const std::vector<std::string> kStatsFields = {
     "ready_sites",   "blocked_sites", "added",         "duplicates",
     "refused",       "popped",        "confirmed",     "failed",
     "expired",       "recrawled",     "confirmed_2xx", "confirmed_3xx",
-    "confirmed_4xx", "confirmed_5xx", "backoffs"};
+    "confirmed_4xx", "confirmed_5xx", "backoffs",
+    "scope_refused_host", "scope_refused_ref", "scope_refused_query",
+    "scope_refused_path", "scope_refused_deny", "scope_refused_allow",
+    "scope_removed"};
 
 TEST_F(StatsInfoTest, StatsIsAFlatArrayOfNamedIntegers) {
   Reply r = Cmd({"STATS"});
