@@ -82,6 +82,10 @@ class ServerControl {
   virtual SlowLog& slowlog() = 0;
   // BPOP clients waiting on partition `name` ("" = on no partition).
   virtual size_t WaitingOn(std::string_view name) const = 0;
+  // Commits the commands run so far in this pass (one transaction for the
+  // pass: docs/event-loop.md). Admin commands (CONFIG, BACKUP, SHUTDOWN)
+  // run after it, outside the pass's transaction.
+  virtual void CommitPass() = 0;
 };
 
 // A BPOP that found nothing: wait for URLs until `deadline_ms`.

@@ -251,6 +251,7 @@ const CommandSpec* RunCommand(CommandContext& ctx) {
       return nullptr;
     }
   }
+  if (spec->flags & kCmdAdmin) ctx.server.CommitPass();
   spec->handler(ctx);
   return spec;
 }

@@ -106,6 +106,18 @@ class Connection {
   int64_t soft_limit_since_ms() const { return soft_limit_since_ms_; }
   void set_soft_limit_since_ms(int64_t ms) { soft_limit_since_ms_ = ms; }
 
+  // --- The pass's transaction (docs/event-loop.md) ---
+  // Commands of this connection that ran since the loop's last commit of
+  // the pass's transaction, and where their replies start in pending():
+  // if that commit fails, each of them is answered with its error instead.
+  struct PassCommands {
+    bool listed = false;     // on the server's list of such connections
+    size_t reply_start = 0;  // pending().size() before the first of them
+    uint32_t count = 0;      // commands that replied (a BPOP that blocked
+                             // is counted when it is served)
+  };
+  PassCommands& pass_commands() { return pass_commands_; }
+
  private:
   static void ReadCallback(bufferevent* bev, void* arg);
   static void WriteCallback(bufferevent* bev, void* arg);
@@ -123,6 +135,7 @@ class Connection {
   bool output_listed_ = false;
   uint64_t held_until_ = 0;
   int64_t soft_limit_since_ms_ = 0;
+  PassCommands pass_commands_;
 };
 
 }  // namespace frontier

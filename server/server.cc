@@ -136,6 +136,7 @@ bool Server::Run() {
   hint_timer_->Start(config_.hint_interval_ms);
 
   while (!stopping_) {
+    frontier_.BeginPass();  // AfterPass commits it
     if (event_base_loop(base_.get(), EVLOOP_ONCE) < 0) {
       Log(LogLevel::kWarning, "Event loop failed; shutting down");
       BeginShutdown(false, "event loop failure");
@@ -283,6 +284,7 @@ void Server::ProcessInput(Connection& conn) {
 }
 
 void Server::Execute(Connection& conn) {
+  NotePassCommand(conn);
   CommandEffects effects;
   ReplyWriter writer(&conn.pending());
   ServerControl& control = *this;
@@ -302,6 +304,7 @@ void Server::Execute(Connection& conn) {
                     config_.slowlog_max_len);
   }
   ++stats_.total_commands_processed;
+  if (!effects.block) ++conn.pass_commands().count;
   ListOutput(conn);
 
   if (effects.close_after_reply) {

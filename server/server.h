@@ -101,6 +101,9 @@ class Server : private ConnectionEvents,
   void ProcessInput(Connection& conn);
   void Execute(Connection& conn);
   void ReplyProtocolError(Connection& conn);
+  // A command of `conn` is about to run in the pass's transaction: notes
+  // where its reply starts, for CommitPass.
+  void NotePassCommand(Connection& conn);
 
   // The end of every pass, in this order (docs/event-loop.md).
   void AfterPass();
@@ -171,6 +174,10 @@ class Server : private ConnectionEvents,
   Status ApplyConfig(const Config& updated) override;
   void ResetStats() override;
   SlowLog& slowlog() override { return slowlog_; }
+  // Frontier::EndPass, then BeginPass: on success the commands that ran
+  // since the last commit keep their replies; on failure each of them is
+  // answered with the error instead (server_pass.cc).
+  void CommitPass() override;
   size_t WaitingOn(std::string_view name) const override {
     return blocked_.WaitingOn(name);
   }
@@ -210,6 +217,8 @@ class Server : private ConnectionEvents,
   std::vector<uint64_t> with_output_;
   std::vector<uint64_t> closed_;
   std::vector<uint64_t> to_resume_;
+  // Connections that ran commands since the last CommitPass.
+  std::vector<uint64_t> pass_conns_;
   // fsync always: connections whose replies wait for a log sync (see
   // Connection::held_until), the newest commit sequence number written to
   // the log for them, and the newest known durable.

@@ -105,6 +105,7 @@ void Server::ResetStats() {
   stats_.protocol_errors = 0;
   stats_.bpop_timeouts = 0;
   stats_.passes = 0;
+  stats_.failed_passes = 0;
   stats_.client_query_buffer_limit_disconnections = 0;
   stats_.client_output_buffer_limit_disconnections = 0;
   stats_.commands.Reset();

@@ -22,6 +22,10 @@ void Server::AfterPass() {
     if (!refused) ServeBlocked(now);  // a POP is a write
     ExpireBlocked(now);
   }
+  // The pass's commands, served BPOPs included, were one transaction:
+  // commit it before anything is flushed or released.
+  CommitPass();
+  frontier_.EndPass();  // between passes: no transaction open
   // fsync always: no reply leaves before the commits it reports are on
   // disk. One flush covers every command of the pass, from every client.
   // While writes are refused, a pass that committed nothing has only
@@ -78,6 +82,8 @@ void Server::ServeBlocked(int64_t now_ms) {
                          entry.request.count, entry.request.lease_ms, now_ms);
     if (urls.ok() && urls->empty()) break;  // not ready after all: wait
     blocked_.Remove(entry.conn_id);
+    NotePassCommand(*conn);
+    ++conn->pass_commands().count;
     ReplyWriter writer(&conn->pending());
     if (!urls.ok()) {
       ReplyStatus(writer, urls.status());
@@ -85,6 +91,42 @@ void Server::ServeBlocked(int64_t now_ms) {
       ReplyPopped(writer, *urls, entry.request.with_count);
     }
     Unblock(*conn);
+  }
+}
+
+void Server::NotePassCommand(Connection& conn) {
+  Connection::PassCommands& pc = conn.pass_commands();
+  if (pc.listed) return;
+  pc.listed = true;
+  pc.reply_start = conn.pending().size();
+  pc.count = 0;
+  pass_conns_.push_back(conn.id());
+}
+
+void Server::CommitPass() {
+  const Status s = frontier_.EndPass();
+  frontier_.BeginPass();
+  std::vector<uint64_t> ids;
+  ids.swap(pass_conns_);
+  if (!s.ok()) {
+    ++stats_.failed_passes;
+    Log(LogLevel::kWarning,
+        "A pass's transaction failed (%s): answering its %zu client(s) with "
+        "the error",
+        s.ToString().c_str(), ids.size());
+  }
+  for (uint64_t id : ids) {
+    Connection* conn = Find(id);
+    if (conn == nullptr) continue;
+    Connection::PassCommands& pc = conn->pass_commands();
+    pc.listed = false;
+    if (s.ok() || conn->state() == Connection::State::kClosed) continue;
+    // Nothing of the pass happened: each command's reply becomes the
+    // error (Pub/Sub messages queued after its first one go with them).
+    conn->pending().resize(std::min(pc.reply_start, conn->pending().size()));
+    ReplyWriter writer(&conn->pending());
+    for (uint32_t i = 0; i < pc.count; ++i) ReplyStatus(writer, s);
+    ListOutput(*conn);
   }
 }
 

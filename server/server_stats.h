@@ -31,6 +31,9 @@ struct ServerStats {
   uint64_t client_output_buffer_limit_disconnections = 0;
   uint64_t bpop_timeouts = 0;
   uint64_t passes = 0;  // event-loop passes (group commits possible)
+  // Passes whose transaction failed (a full disk): their commands were
+  // answered with the error and nothing of them happened.
+  uint64_t failed_passes = 0;
   // Berkeley DB's cache misses at the last CONFIG RESETSTAT (its counter
   // cannot be reset): the base of cache_misses_per_command.
   uint64_t cache_misses_at_reset = 0;

@@ -52,6 +52,7 @@ void Server::RunHints() {
 
 void Server::RunCheckpoint() {
   if (WritesRefused()) return;  // the write retry checkpoints
+  CommitPass();
   const int64_t started = NowMs();
   Status s = frontier_.Checkpoint();
   stats_.last_checkpoint_duration_ms = NowMs() - started;
@@ -67,6 +68,7 @@ void Server::RunCheckpoint() {
 }
 
 void Server::RunEverySecFlush() {
+  CommitPass();
   if (!frontier_.HasUnflushedCommits() || WritesRefused()) return;
   Status s = TimedFlush();
   if (!s.ok()) {
@@ -87,6 +89,7 @@ void Server::WatchWriteFailure() {
 }
 
 void Server::RunWriteRetry() {
+  CommitPass();
   Status s = frontier_.RetryWrites();
   if (!s.ok()) {
     Log(LogLevel::kVerbose, "The data directory still refuses writes: %s",

@@ -18,6 +18,7 @@ ServerCounterFields ServerCounters(const ServerStats& s) {
        s.client_output_buffer_limit_disconnections},
       {"bpop_timeouts", s.bpop_timeouts},
       {"event_loop_passes", s.passes},
+      {"failed_passes", s.failed_passes},
   }};
 }
 

@@ -17,7 +17,7 @@ namespace frontier {
 
 // INFO's "# Stats" counters, in its order: (INFO name, value).
 using ServerCounterFields =
-    std::array<std::pair<std::string_view, uint64_t>, 8>;
+    std::array<std::pair<std::string_view, uint64_t>, 9>;
 ServerCounterFields ServerCounters(const ServerStats& s);
 
 // This process's resident set size in bytes (from /proc/self/statm); 0 if

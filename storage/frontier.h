@@ -485,6 +485,34 @@ class Frontier {
   // How long Open() took, recovery included, in milliseconds (for the log).
   virtual int64_t open_ms() const = 0;
 
+  // --- Passes: one transaction for many verbs (docs/design.md, "One
+  // transaction per pass") ---
+  //
+  // Between BeginPass() and EndPass() every write verb (and Tick) runs in
+  // one Berkeley DB transaction, the pass's, begun by the first of them:
+  // they share its cursors, each site record they change is written once,
+  // at EndPass(), and the pass costs one commit. Verbs validate their input
+  // before their first write, so a verb's own error (InvalidArgument)
+  // changes nothing and does not touch the pass. A storage error in a verb
+  // dooms the pass: that verb and every later one of the pass return it
+  // without running, and EndPass() aborts. Reads in a pass see its writes.
+  // Outside a pass each verb is its own transaction, as before.
+  //
+  // Nothing of a pass is committed, let alone durable, before EndPass():
+  // the caller holds every reply of the pass until then. FlushLog,
+  // WriteLog, WriteBehind, Checkpoint, Backup, UpdateOptions, RetryWrites
+  // and Close end an open pass first (as EndPass() would) and fail with its
+  // error if it fails; a server that tracks which replies a commit covers
+  // calls EndPass() itself before them.
+  //
+  // BeginPass() while a pass is open does nothing.
+  virtual void BeginPass() = 0;
+  // Commits the pass (if any verb wrote). On failure the transaction is
+  // aborted, every change of the pass is undone, in memory too, and the
+  // error is returned (IOError for a full disk, etc.); the caller answers
+  // each command of the pass with it. Outside a pass: OK.
+  virtual Status EndPass() = 0;
+
   // Writes and fsyncs the transaction log: every commit before this call is
   // durable when it returns OK. Returns at once if nothing was committed
   // since the last flush (an idle POP costs no fsync).

@@ -67,6 +67,7 @@ Status FsyncTree(const fs::path& dir) {
 
 Status FrontierImpl::Backup(const std::string& target_dir) {
   if (closed_) return Status::IOError("frontier is closed");
+  if (Status s = EndOpenPass(); !s.ok()) return s;
   fs::path target(target_dir);
   if (target_dir.empty() || !target.is_absolute()) {
     return Status::InvalidArgument("backup target '" + target_dir +

@@ -5,6 +5,8 @@ namespace frontier {
 
 Status FrontierImpl::UpdateOptions(const FrontierOptions& options,
                                    int64_t now_ms) {
+  // Re-placing sites reads their records from the file.
+  if (Status s = EndOpenPass(); !s.ok()) return s;
   const FrontierOptions previous = opts_;
   opts_.lease_timeout_ms = options.lease_timeout_ms;
   opts_.max_depth = options.max_depth;

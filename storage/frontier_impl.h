@@ -137,6 +137,8 @@ class FrontierImpl final : public Frontier {
   bool HasUnflushedCommits() const override {
     return flushed_seq_.load() < commit_seq_.load();
   }
+  void BeginPass() override;                       // frontier_pass.cc
+  Status EndPass() override;                       // frontier_pass.cc
   Status FlushLog() override;                      // frontier_log.cc
   StatusOr<uint64_t> WriteLog() override;           // frontier_log.cc
   Status SyncLog(uint64_t seq) override;            // frontier_log.cc
@@ -222,6 +224,19 @@ class FrontierImpl final : public Frontier {
   // any failure the transaction aborts and the in-memory state (counters,
   // scheduler entries of the sites touched) is restored from disk.
   Status RunWrite(TxnBody body);
+  // RunWrite's two halves (frontier_pass.cc): BeginWrite starts a
+  // transaction and saves what an abort puts back; FinishWrite writes the
+  // dirty sites, closes the cursors, commits `txn` if `s` is OK (else
+  // aborts it and restores memory) and returns the outcome. A verb outside
+  // a pass runs both around its body; a pass runs them around all of its.
+  Status BeginWrite(bdb::Txn* txn);
+  Status FinishWrite(bdb::Txn* txn, Status s);
+  // In a pass with an open transaction: writes the dirty site records into
+  // it now, for readers that scan sites.db itself (SITE LIST, TopSites).
+  Status WritePassSites();
+  // Ends an open pass for the callers that must run outside any
+  // transaction (flush, checkpoint, backup, options); OK if none.
+  Status EndOpenPass();
 
   // Adds one URL. `likely_new` picks the order of the work: a URL that is
   // probably new (ADD) is inserted first, one search instead of a lookup
@@ -518,6 +533,16 @@ class FrontierImpl final : public Frontier {
   };
   std::vector<PartitionCounts> part_counts_{1};
   std::vector<PartitionCounts> saved_part_counts_;  // RunWrite's copy
+  // What an aborted write puts back (BeginWrite saves it).
+  FrontierStats saved_stats_;
+  std::optional<int64_t> saved_timer_min_;
+  // The pass (BeginPass .. EndPass): open, its transaction once a verb
+  // wrote, and the storage error that doomed it.
+  bool in_pass_ = false;
+  bdb::Txn pass_txn_;
+  bool pass_txn_open_ = false;
+  Status pass_error_;
+  uint32_t pass_writes_ = 0;  // RunWrite calls in the pass
   partition::PartitionMap counted_partitions_;      // what part_counts_ is for
   // RunWrite's transaction's cursors, one per database, opened on first
   // use and closed before it ends. Reusing them saves Berkeley DB a

@@ -77,6 +77,7 @@ Status SyncError(int err, const std::string& what) {
 
 Status FrontierImpl::FlushLog() {
   if (closed_) return Status::IOError("frontier is closed");
+  if (Status s = EndOpenPass(); !s.ok()) return s;
   const uint64_t target = commit_seq_.load(std::memory_order_acquire);
   if (flushed_seq_.load(std::memory_order_acquire) >= target) {
     return Status::OK();  // nothing committed since the last flush
@@ -106,6 +107,7 @@ Status FrontierImpl::FlushLog() {
 
 StatusOr<uint64_t> FrontierImpl::WriteLog() {
   if (closed_) return Status::IOError("frontier is closed");
+  if (Status s = EndOpenPass(); !s.ok()) return s;
   // Committing with DB_TXN_WRITE_NOSYNC writes the log buffer, up to and
   // including this commit, to the file; so one small transaction (the
   // counters, which are due anyway) pushes out every commit before it.

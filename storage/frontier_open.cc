@@ -411,6 +411,7 @@ Status FrontierImpl::Checkpoint() {
 
 Status FrontierImpl::CheckpointAndDropLogs(bool drop_now) {
   if (closed_) return Status::IOError("frontier is closed");
+  if (Status s = EndOpenPass(); !s.ok()) return s;
   Status s;
   if (counters_saved_seq_ != commit_seq_.load()) {
     s = SaveCounters();
@@ -450,7 +451,8 @@ Status FrontierImpl::Close(bool skip_checkpoint) {
     }
     return Status::OK();
   }
-  Status result = FlushLog();
+  Status result = EndPass();
+  if (Status s = FlushLog(); result.ok()) result = s;
   if (!skip_checkpoint) {
     Status s = Checkpoint();
     if (result.ok()) result = s;

@@ -45,59 +45,6 @@ FrontierImpl::SiteRef FrontierImpl::SiteFor(const std::string& host,
   return {it->second.name, it->second.fp};
 }
 
-Status FrontierImpl::RunWrite(TxnBody body) {
-  const FrontierStats saved = stats_;
-  saved_part_counts_ = part_counts_;  // assigned: no allocation per call
-  const std::optional<int64_t> saved_timer_min = timer_min_;
-  touched_sites_.clear();
-  ResetPerTransaction(&head_changes_);
-  ResetPerTransaction(&dirty_sites_);
-  bdb::Txn txn;
-  Status s = txn.Begin(env_.get());
-  if (s.ok()) {
-    cursors_.txn = txn.get();
-    s = body(txn.get());
-  }
-  // The counters are not written here: the state counts are the sums of
-  // the site records' and the cumulative ones are saved at checkpoints.
-  if (s.ok()) s = WriteDirtySites(txn.get());
-  ResetPerTransaction(&dirty_sites_);
-  Status closed = CloseCursors();
-  if (s.ok()) s = closed;
-  if (s.ok()) {
-    s = txn.Commit();
-  } else {
-    txn.Abort();
-  }
-  ResetPerTransaction(&head_changes_);
-  if (s.ok()) {
-    commit_seq_.fetch_add(1, std::memory_order_release);
-  } else {
-    if (s.IsIOError()) NoteWriteFailure(s);  // a full disk, DB_RUNRECOVERY
-    // The scheduler, counters and site cache ran ahead of a transaction
-    // that did not happen: put them back to what the disk says.
-    stats_ = saved;
-    part_counts_.swap(saved_part_counts_);
-    timer_min_ = saved_timer_min;
-    site_cache_.clear();
-    policy_cache_.clear();
-    const std::set<uint64_t> touched = std::move(touched_sites_);
-    for (uint64_t site_fp : touched) {
-      sched_.Remove(site_fp);  // forget its head: re-read it from Q
-      SiteRecord site;
-      Status ls = LoadSite(nullptr, site_fp, &site);
-      if (ls.ok()) ls = PlaceSite(nullptr, site_fp, site, 0);
-      if (!ls.ok()) {
-        sched_.Remove(site_fp);
-        blocks_.Set(site_fp, 0);
-      }
-    }
-    ResetPerTransaction(&head_changes_);
-  }
-  touched_sites_.clear();
-  return s;
-}
-
 Status FrontierImpl::TxnCursor(DbTxn* t, bdb::Database* db, bdb::Cursor* c,
                                bdb::Cursor** out) {
   *out = nullptr;

@@ -39,6 +39,7 @@ void FrontierImpl::CloseEnvironment() {
 
 Status FrontierImpl::RetryWrites() {
   if (closed_ && lock_fd_ < 0) return Status::IOError("frontier is closed");
+  (void)EndOpenPass();  // a doomed pass: its error was reported already
   Status s;
   bool reopen = closed_;  // an earlier reopen failed: try it again
   if (!reopen) {

@@ -85,8 +85,11 @@ bool PassesFilter(SiteFilter filter, const SiteRecord& site, bool at_cap,
 StatusOr<SitePage> FrontierImpl::ListSites(SiteFilter filter, uint64_t cursor,
                                            size_t count, int64_t now_ms) {
   SitePage page;
+  // A pass's site records wait for its end; this scan reads the file.
+  Status s = WritePassSites();
+  if (!s.ok()) return s;
   bdb::Cursor c;
-  Status s = c.Open(&sites_, nullptr);
+  s = c.Open(&sites_, nullptr);
   if (!s.ok()) return s;
   std::string key, value;
   s = c.Seek(EncodeSiteKey(cursor), &key, &value);
@@ -136,8 +139,10 @@ StatusOr<std::vector<SiteSize>> FrontierImpl::TopSites(size_t n) {
     top.push_back(std::move(site));
     std::push_heap(top.begin(), top.end(), larger);
   };
+  Status s = WritePassSites();  // as in ListSites
+  if (!s.ok()) return s;
   bdb::Cursor c;
-  Status s = c.Open(&sites_, nullptr);
+  s = c.Open(&sites_, nullptr);
   if (!s.ok()) return s;
   std::string key, value;
   s = c.First(&key, &value);

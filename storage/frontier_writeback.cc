@@ -48,6 +48,7 @@ void FrontierImpl::StartFileSyncer() {
 
 Status FrontierImpl::WriteBehind(int64_t now_ms, int64_t checkpoint_ms) {
   if (closed_ || write_failed_.load()) return Status::OK();
+  if (Status s = EndOpenPass(); !s.ok()) return s;
   if (checkpoint_ms - now_ms > kWriteBehindWindowMs) return Status::OK();
   if (now_ms - write_behind_ms_ < kWriteBehindPeriodMs) return Status::OK();
   write_behind_ms_ = now_ms;

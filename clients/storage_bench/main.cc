@@ -12,6 +12,10 @@
 //   storage-pair-bench N crawl   the same, then N crawled pages: POP, MADD of
 //                                50 links (80% known), CONFIRM
 //
+// A third argument `pass` runs the verbs of each batch (one log flush) in
+// one transaction, as the server's event-loop pass does (Frontier::
+// BeginPass; FlushLog commits the pass and begins the next).
+//
 // A phase's instructions are the difference of two modes' totals, e.g.
 // `valgrind --tool=callgrind storage-pair-bench 20000 due` minus `... add`
 // (in `seed`, N only names the run: the seeds are the same for any N).
@@ -150,9 +154,12 @@ int main(int argc, char** argv) {
   const std::string_view mode = argc > 2 ? argv[2] : "";
   const int n = argc > 1 ? std::atoi(argv[1]) : 0;
   const bool crawl = mode == "seed" || mode == "crawl";
-  if (n <= 0 || (!crawl && mode != "add" && mode != "pairs" && mode != "due")) {
+  const std::string_view txn = argc > 3 ? argv[3] : "";
+  if (n <= 0 || (!crawl && mode != "add" && mode != "pairs" && mode != "due") ||
+      (!txn.empty() && txn != "pass")) {
     std::fprintf(stderr,
-                 "usage: storage-pair-bench N add|pairs|due|seed|crawl\n");
+                 "usage: storage-pair-bench N add|pairs|due|seed|crawl "
+                 "[pass]\n");
     return 2;
   }
   char dir[] = "/tmp/storage-pair-bench.XXXXXX";
@@ -167,6 +174,7 @@ int main(int argc, char** argv) {
   {
     auto fr = frontier::Frontier::Open(options);
     if (fr.ok()) {
+      if (txn == "pass") (*fr)->BeginPass();
       rc = crawl ? frontier::bench::RunCrawl(fr->get(), n, mode)
                  : frontier::bench::RunPairs(fr->get(), n, mode);
     }

@@ -177,6 +177,8 @@ constexpr FieldMetric kServerMetrics[] = {
      "BPOP calls that timed out without a URL."},
     {"event_loop_passes", "frontierd_event_loop_passes_total", "counter",
      "Event loop passes (group commit opportunities)."},
+    {"failed_passes", "frontierd_failed_passes_total", "counter",
+     "Passes whose one transaction failed; their commands got the error."},
 };
 
 template <typename Fields>

@@ -1,0 +1,144 @@
+// FrontierImpl: how write verbs become transactions. RunWrite runs one
+// verb's body; outside a pass in a transaction of its own, inside a pass
+// (BeginPass .. EndPass) in the pass's one transaction, so that the verbs
+// of an event-loop pass share its cursors, write each site record once and
+// pay for one commit. docs/design.md, "One transaction per pass".
+#ifdef FRONTIERD_FAULTS
+#include <cstdlib>
+#endif
+
+#include "storage/frontier_impl.h"
+
+namespace frontier {
+
+namespace {
+
+#ifdef FRONTIERD_FAULTS
+// Test builds only (frontierd_faults, tests/CMakeLists.txt): the write
+// that makes a pass's FRONTIERD_FAULT_PASS_WRITES-th fails with an I/O
+// error, as a full disk would; 0 or unset: never.
+uint32_t FaultPassWrites() {
+  static const uint32_t n = [] {
+    const char* v = std::getenv("FRONTIERD_FAULT_PASS_WRITES");
+    return v == nullptr ? 0u : static_cast<uint32_t>(std::atoi(v));
+  }();
+  return n;
+}
+#endif
+
+}  // namespace
+
+Status FrontierImpl::BeginWrite(bdb::Txn* txn) {
+  saved_stats_ = stats_;
+  saved_part_counts_ = part_counts_;  // assigned: no allocation per call
+  saved_timer_min_ = timer_min_;
+  touched_sites_.clear();
+  ResetPerTransaction(&head_changes_);
+  ResetPerTransaction(&dirty_sites_);
+  Status s = txn->Begin(env_.get());
+  if (s.ok()) cursors_.txn = txn->get();
+  return s;
+}
+
+Status FrontierImpl::FinishWrite(bdb::Txn* txn, Status s) {
+  // The counters are not written here: the state counts are the sums of
+  // the site records' and the cumulative ones are saved at checkpoints.
+  if (s.ok() && txn->get() != nullptr) s = WriteDirtySites(txn->get());
+  ResetPerTransaction(&dirty_sites_);
+  Status closed = CloseCursors();
+  if (s.ok()) s = closed;
+  if (s.ok()) {
+    s = txn->Commit();
+  } else {
+    txn->Abort();
+  }
+  ResetPerTransaction(&head_changes_);
+  if (s.ok()) {
+    commit_seq_.fetch_add(1, std::memory_order_release);
+  } else {
+    if (s.IsIOError()) NoteWriteFailure(s);  // a full disk, DB_RUNRECOVERY
+    // The scheduler, counters and site cache ran ahead of a transaction
+    // that did not happen: put them back to what the disk says.
+    stats_ = saved_stats_;
+    part_counts_.swap(saved_part_counts_);
+    timer_min_ = saved_timer_min_;
+    site_cache_.clear();
+    policy_cache_.clear();
+    const std::set<uint64_t> touched = std::move(touched_sites_);
+    for (uint64_t site_fp : touched) {
+      sched_.Remove(site_fp);  // forget its head: re-read it from Q
+      SiteRecord site;
+      Status ls = LoadSite(nullptr, site_fp, &site);
+      if (ls.ok()) ls = PlaceSite(nullptr, site_fp, site, 0);
+      if (!ls.ok()) {
+        sched_.Remove(site_fp);
+        blocks_.Set(site_fp, 0);
+      }
+    }
+    ResetPerTransaction(&head_changes_);
+  }
+  touched_sites_.clear();
+  return s;
+}
+
+Status FrontierImpl::RunWrite(TxnBody body) {
+  if (!in_pass_) {
+    bdb::Txn txn;
+    Status s = BeginWrite(&txn);
+    if (s.ok()) s = body(txn.get());
+    return FinishWrite(&txn, s);
+  }
+  if (!pass_error_.ok()) return pass_error_;  // the pass is doomed
+  if (!pass_txn_open_) {
+    Status s = BeginWrite(&pass_txn_);
+    if (!s.ok()) {
+      pass_error_ = s;
+      return s;
+    }
+    pass_txn_open_ = true;
+  }
+  ++pass_writes_;
+#ifdef FRONTIERD_FAULTS
+  if (pass_writes_ == FaultPassWrites()) {
+    pass_error_ = Status::IOError("injected storage fault (frontierd_faults)");
+    return pass_error_;
+  }
+#endif
+  Status s = body(pass_txn_.get());
+  if (!s.ok()) pass_error_ = s;
+  return s;
+}
+
+void FrontierImpl::BeginPass() {
+  if (in_pass_ || closed_) return;
+  in_pass_ = true;
+  pass_error_ = Status::OK();
+  pass_writes_ = 0;
+}
+
+Status FrontierImpl::EndPass() {
+  if (!in_pass_) return Status::OK();
+  in_pass_ = false;
+  Status s = pass_error_;
+  pass_error_ = Status::OK();
+  if (!pass_txn_open_) return s;
+  pass_txn_open_ = false;
+  return FinishWrite(&pass_txn_, s);
+}
+
+Status FrontierImpl::EndOpenPass() {
+  if (!in_pass_) return Status::OK();
+  Status s = EndPass();
+  BeginPass();  // the rest of the caller's pass goes on in a new one
+  return s;
+}
+
+Status FrontierImpl::WritePassSites() {
+  if (!pass_txn_open_ || !pass_error_.ok()) return Status::OK();
+  Status s = WriteDirtySites(pass_txn_.get());
+  ResetPerTransaction(&dirty_sites_);
+  if (!s.ok()) pass_error_ = s;
+  return s;
+}
+
+}  // namespace frontier
