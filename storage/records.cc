@@ -26,6 +26,9 @@ namespace {
 // Record layouts carry a version byte so that a later format can be told
 // apart from this one.
 constexpr char kUrlRecordV2 = 2;
+constexpr char kUrlRecordV3 = 3;  // + created_ms, has_data
+constexpr uint8_t kHasDataBit = 0x80;  // in the state byte (v3)
+constexpr char kUrlDataV1 = 1;
 constexpr char kSiteRecordV2 = 2;
 constexpr char kSiteRecordV3 = 3;
 constexpr char kStatsV1 = 1;  // 7 state + the first 8 cumulative counters
@@ -131,8 +134,9 @@ std::string EncodeUrlRecord(const UrlRecord& r) {
 
 void EncodeUrlRecord(const UrlRecord& r, std::string* out) {
   out->clear();
-  out->push_back(kUrlRecordV2);
-  out->push_back(static_cast<char>(r.state));
+  out->push_back(kUrlRecordV3);
+  out->push_back(static_cast<char>(static_cast<uint8_t>(r.state) |
+                                   (r.has_data ? kHasDataBit : 0)));
   PutVarint(out, r.depth);
   PutVarint(out, r.priority);
   PutVarint(out, r.attempts);
@@ -141,12 +145,18 @@ void EncodeUrlRecord(const UrlRecord& r, std::string* out) {
   PutSignedVarint(out, r.recrawl_ms);
   PutSignedVarint(out, r.due_ms);
   PutSignedVarint(out, r.last_fetch_ms);
+  PutSignedVarint(out, r.created_ms);
   out->append(r.url);
 }
 
 bool DecodeUrlRecord(std::string_view in, UrlRecord* r) {
-  if (in.size() < 2 || in[0] != kUrlRecordV2) return false;
+  if (in.size() < 2 || (in[0] != kUrlRecordV2 && in[0] != kUrlRecordV3)) {
+    return false;
+  }
+  const bool v3 = in[0] == kUrlRecordV3;
   auto state = static_cast<uint8_t>(in[1]);
+  r->has_data = v3 && (state & kHasDataBit) != 0;
+  if (v3) state &= static_cast<uint8_t>(~kHasDataBit);
   if (state > static_cast<uint8_t>(StoredState::kExcluded)) return false;
   r->state = static_cast<StoredState>(state);
   in.remove_prefix(2);
@@ -157,8 +167,22 @@ bool DecodeUrlRecord(std::string_view in, UrlRecord* r) {
         GetSignedVarint(&in, &r->last_fetch_ms))) {
     return false;
   }
+  r->created_ms = 0;
+  if (v3 && !GetSignedVarint(&in, &r->created_ms)) return false;
   r->url.assign(in.data(), in.size());
   return !r->url.empty();
+}
+
+void EncodeUrlData(std::string_view value, std::string* out) {
+  out->clear();
+  out->push_back(kUrlDataV1);
+  out->append(value);
+}
+
+bool DecodeUrlData(std::string_view in, std::string_view* value) {
+  if (in.empty() || in[0] != kUrlDataV1) return false;
+  *value = in.substr(1);
+  return true;
 }
 
 std::string EncodeSiteRecord(const SiteRecord& r) {
