@@ -114,8 +114,9 @@ struct UrlRecord {
   bool has_data = false;
   std::string url;
 };
-// Version 3 adds created_ms (a varint, 6 bytes for a time of this century)
-// and has_data; version 2 records decode with created_ms 0 and no data.
+// Version 3 adds created_ms (6 bytes, fixed width: cheaper to code than a
+// varint of the same size) and has_data; version 2 records decode with
+// created_ms 0 and no data.
 std::string EncodeUrlRecord(const UrlRecord& r);
 // The same into *out (cleared first): a buffer the caller reuses.
 void EncodeUrlRecord(const UrlRecord& r, std::string* out);
