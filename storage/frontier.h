@@ -386,7 +386,7 @@ class Frontier {
   virtual Status SetSiteLimit(std::string_view site, uint64_t max_urls,
                               int64_t now_ms) = 0;
   // Removes the site's record and all its URLs (queue entries, leases,
-  // retry and recrawl dates) and returns how many URLs the site had (0
+  // retry and recrawl dates, values) and returns how many URLs the site had (0
   // for an unknown site). Once it returns, none of them is handed out,
   // Seen() says false for each and the counters no longer hold them. A
   // site whose removal reads at most kDeleteSiteMaxRecords URL records
