@@ -95,6 +95,32 @@ bool ParseNamedOptions(std::span<const std::string> args,
   return true;
 }
 
+std::optional<OptionError> ParseOptions(
+    std::span<const std::string> args, std::span<const std::string_view> names,
+    std::span<std::optional<std::string_view>> values,
+    std::span<const std::string_view> flags, std::span<bool> flag_set) {
+  auto find = [](std::span<const std::string_view> list,
+                 std::string_view word) {
+    size_t i = 0;
+    while (i < list.size() && !EqualsIgnoreCase(word, list[i])) ++i;
+    return i;
+  };
+  for (size_t i = 0; i < args.size(); ++i) {
+    const std::string_view word = args[i];
+    if (size_t f = find(flags, word); f < flags.size()) {
+      if (flag_set[f]) return OptionError{OptionError::kRepeated, word};
+      flag_set[f] = true;
+      continue;
+    }
+    const size_t n = find(names, word);
+    if (n == names.size()) return OptionError{OptionError::kUnknownWord, word};
+    if (values[n]) return OptionError{OptionError::kRepeated, word};
+    if (i + 1 >= args.size()) return OptionError{OptionError::kNoValue, word};
+    values[n] = args[++i];
+  }
+  return std::nullopt;
+}
+
 std::string FormatUnixTime(int64_t ms) {
   if (ms == 0) return "0";
   char buf[32];

@@ -45,4 +45,19 @@ bool ParseNamedOptions(std::span<const std::string> args,
                        std::span<const std::string_view> names,
                        std::span<std::optional<std::string_view>> values);
 
+// Why ParseOptions() refused its input, and the word it stopped at.
+struct OptionError {
+  enum Kind { kUnknownWord, kNoValue, kRepeated } kind = kUnknownWord;
+  std::string_view word;
+};
+
+// ParseNamedOptions() with flags as well: words of `flags` stand alone
+// (WITHDATA, REPLACE), each at most once, and set flag_set[i] (as long as
+// flags). Returns nullopt on success, else what went wrong first, so that
+// a caller can name the word in its error.
+std::optional<OptionError> ParseOptions(
+    std::span<const std::string> args, std::span<const std::string_view> names,
+    std::span<std::optional<std::string_view>> values,
+    std::span<const std::string_view> flags, std::span<bool> flag_set);
+
 }  // namespace frontier

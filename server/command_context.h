@@ -93,6 +93,7 @@ struct BlockRequest {
   int64_t deadline_ms = 0;  // wall clock; 0 = wait forever
   size_t count = 1;
   bool with_count = false;  // reply shape, see ReplyPopped
+  bool with_data = false;   // WITHDATA: each URL with its value
   int64_t lease_ms = 0;     // 0 = lease-timeout
   // PARTITION name: only that partition's URLs; "" = any partition. Kept
   // by name: the map may change (CONFIG SET) while the client waits.

@@ -26,10 +26,11 @@ constexpr uint32_t kWk = kCmdWorker, kNA = kCmdNoAuth, kSub = kCmdContainer,
 constexpr std::array kCommands = {
     // Frontier verbs.
     CommandSpec{"add", c::Add, -2, kW | kWk, "frontier",
-                "Adds a URL, optionally with its referrer, priority and "
-                "recrawl period."},
+                "Adds a URL, optionally with its referrer, priority, "
+                "recrawl period and value (DATA)."},
     CommandSpec{"madd", c::MAdd, -3, kW | kWk, "frontier",
-                "Adds the links of one page in one transaction."},
+                "Adds the links of one page in one transaction, each "
+                "optionally with its value (MADD ref DATA url value ...)."},
     CommandSpec{"pop", c::Pop, -1, kW | kWk, "frontier",
                 "Leases the next URL(s) from ready sites."},
     CommandSpec{"bpop", c::BPop, -2, kW | kB | kWk, "frontier",

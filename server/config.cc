@@ -134,6 +134,9 @@ const std::vector<Directive>& Table() {
       Memory("cache-size", "256mb", &Config::cache_bytes, 1ull << 20),
       Flagged(kDirRuntime, Integer("max-url-length", "8192",
                                    &Config::max_url_length, 16, 64 << 20)),
+      // Bytes of one URL's value, ADD ... DATA (docs/commands.md#add).
+      Flagged(kDirRuntime, Memory("max-url-data", "64kb",
+                                  &Config::max_url_data, 0)),
       Flagged(kDirRuntime, Integer("maxclients", "10000", &Config::maxclients,
                                    1, 1'000'000)),
       Memory("proto-max-bulk-len", "512mb", &Config::proto_max_bulk_len,
@@ -253,6 +256,7 @@ FrontierOptions ToFrontierOptions(const Config& config) {
   o.order = config.order;
   o.max_attempts = config.max_attempts;
   o.max_url_length = config.max_url_length;
+  o.max_url_data = config.max_url_data;
   o.backoff_status_codes = config.backoff_status_codes;
   o.backoff_initial_ms = config.backoff_initial_ms;
   o.backoff_max_ms = config.backoff_max_ms;

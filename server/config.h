@@ -83,6 +83,7 @@ struct Config {
   FsyncPolicy fsync = FsyncPolicy::kAlways;
   uint64_t cache_bytes = 0;
   uint64_t max_url_length = 0;
+  uint64_t max_url_data = 0;  // bytes of one URL's value (DATA)
   uint64_t maxclients = 0;
   uint64_t proto_max_bulk_len = 0;       // bytes of one argument
   uint64_t proto_max_multibulk_len = 0;  // arguments of one command

@@ -122,6 +122,13 @@ inline constexpr std::string_view kSubscribedModeSuffix =
     "allowed in this context";
 
 // --- Frontier commands ---
+// Per-URL data (issue 22): Redis's syntax error, naming the word at fault:
+// "ERR syntax error: DATA needs a value", "... WITHDATA given twice".
+inline constexpr std::string_view kSyntaxPrefix = "ERR syntax error: ";
+inline constexpr std::string_view kNeedsValueSuffix = " needs a value";
+inline constexpr std::string_view kGivenTwiceSuffix = " given twice";
+inline constexpr std::string_view kMaddDataPairs =
+    "ERR syntax error: MADD ref DATA takes url value pairs";
 inline constexpr std::string_view kPriorityRange =
     "ERR PRIORITY must be an integer between 0 and 9999";
 inline constexpr std::string_view kRecrawlSeconds =

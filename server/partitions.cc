@@ -12,15 +12,28 @@ StatusOr<size_t> ResolvePartition(const Frontier& frontier,
   return *index;
 }
 
-StatusOr<std::vector<std::string>> PopFromPartition(Frontier& frontier,
-                                                    std::string_view partition,
-                                                    size_t count,
-                                                    int64_t lease_ms,
-                                                    int64_t now_ms) {
-  if (partition.empty()) return frontier.Pop(count, lease_ms, now_ms);
-  StatusOr<size_t> index = ResolvePartition(frontier, partition);
-  if (!index.ok()) return index.status();
-  return frontier.PopPartition(*index, count, lease_ms, now_ms);
+StatusOr<std::vector<PoppedUrl>> PopFromPartition(Frontier& frontier,
+                                                  std::string_view partition,
+                                                  size_t count,
+                                                  int64_t lease_ms,
+                                                  int64_t now_ms,
+                                                  bool with_data) {
+  std::optional<size_t> index;
+  if (!partition.empty()) {
+    StatusOr<size_t> found = ResolvePartition(frontier, partition);
+    if (!found.ok()) return found.status();
+    index = *found;
+  }
+  if (with_data) return frontier.PopWithData(index, count, lease_ms, now_ms);
+  StatusOr<std::vector<std::string>> urls =
+      index ? frontier.PopPartition(*index, count, lease_ms, now_ms)
+            : frontier.Pop(count, lease_ms, now_ms);
+  if (!urls.ok()) return urls.status();
+  std::vector<PoppedUrl> popped(urls->size());
+  for (size_t i = 0; i < popped.size(); ++i) {
+    popped[i].url = std::move((*urls)[i]);
+  }
+  return popped;
 }
 
 uint64_t WaitersOf(const Frontier& frontier, size_t index,

@@ -22,12 +22,14 @@ StatusOr<size_t> ResolvePartition(const Frontier& frontier,
                                   std::string_view name);
 
 // Frontier::Pop() for `partition` "" (any), else PopPartition() for the
-// partition so named (InvalidArgument if unknown).
-StatusOr<std::vector<std::string>> PopFromPartition(Frontier& frontier,
-                                                    std::string_view partition,
-                                                    size_t count,
-                                                    int64_t lease_ms,
-                                                    int64_t now_ms);
+// partition so named (InvalidArgument if unknown); PopWithData() instead
+// with `with_data` (POP ... WITHDATA), else every value is nullopt.
+StatusOr<std::vector<PoppedUrl>> PopFromPartition(Frontier& frontier,
+                                                  std::string_view partition,
+                                                  size_t count,
+                                                  int64_t lease_ms,
+                                                  int64_t now_ms,
+                                                  bool with_data);
 
 // BPOP clients waiting on a partition, by name ("" = on no partition).
 using WaitingFn = std::function<size_t(std::string_view)>;

@@ -69,18 +69,31 @@ void ReplyUnknownSubcommand(ReplyWriter& reply, std::string_view command,
   reply.Error(text);
 }
 
-void ReplyPopped(ReplyWriter& reply, const std::vector<std::string>& urls,
-                 bool with_count) {
+void ReplyPopped(ReplyWriter& reply, const std::vector<PoppedUrl>& urls,
+                 bool with_count, bool with_data) {
+  auto one = [&](const PoppedUrl& p) {
+    if (!with_data) {
+      reply.Bulk(p.url);
+      return;
+    }
+    reply.Array(2);
+    reply.Bulk(p.url);
+    if (p.data) {
+      reply.Bulk(*p.data);
+    } else {
+      reply.Null();
+    }
+  };
   if (!with_count) {
     if (urls.empty()) {
       reply.Null();
     } else {
-      reply.Bulk(urls.front());
+      one(urls.front());
     }
     return;
   }
   reply.Array(urls.size());
-  for (const std::string& url : urls) reply.Bulk(url);
+  for (const PoppedUrl& p : urls) one(p);
 }
 
 void ReplyPopTimeout(ReplyWriter& reply, bool with_count) {

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "protocol/reply_writer.h"
+#include "storage/frontier.h"
 #include "storage/status.h"
 
 namespace frontier {
@@ -62,8 +63,10 @@ void ReplyUnknownSubcommand(ReplyWriter& reply, std::string_view command,
 
 // Popped URLs: without COUNT the first URL as a bulk string or a nil bulk
 // when there is none; with COUNT an array of all of them (maybe empty).
-void ReplyPopped(ReplyWriter& reply, const std::vector<std::string>& urls,
-                 bool with_count);
+// With `with_data` (WITHDATA) each URL is a pair [url, value] instead,
+// its value a nil bulk when it has none.
+void ReplyPopped(ReplyWriter& reply, const std::vector<PoppedUrl>& urls,
+                 bool with_count, bool with_data);
 
 // A BPOP that timed out: nil bulk without COUNT, null array with COUNT
 // (as Redis's BLPOP replies a null array on timeout).

@@ -79,7 +79,8 @@ void Server::ServeBlocked(int64_t now_ms) {
     }
     auto urls =
         PopFromPartition(frontier_, entry.request.partition,
-                         entry.request.count, entry.request.lease_ms, now_ms);
+                         entry.request.count, entry.request.lease_ms, now_ms,
+                         entry.request.with_data);
     if (urls.ok() && urls->empty()) break;  // not ready after all: wait
     blocked_.Remove(entry.conn_id);
     NotePassCommand(*conn);
@@ -88,7 +89,8 @@ void Server::ServeBlocked(int64_t now_ms) {
     if (!urls.ok()) {
       ReplyStatus(writer, urls.status());
     } else {
-      ReplyPopped(writer, *urls, entry.request.with_count);
+      ReplyPopped(writer, *urls, entry.request.with_count,
+                  entry.request.with_data);
     }
     Unblock(*conn);
   }

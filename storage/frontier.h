@@ -48,6 +48,8 @@ struct FrontierOptions {
   QueueOrder order = QueueOrder::kBfs;
   int max_attempts = 5;
   size_t max_url_length = 8192;
+  // Bytes of one URL's value (ADD ... DATA); a larger one is refused.
+  size_t max_url_data = 64 << 10;
   // Adaptive politeness (issue 8 §3): with delay_factor > 0, a CONFIRM
   // with FETCH-MS t delays the site's next fetch by clamp(factor × t,
   // the delay in force, politeness_max_delay_ms).
@@ -110,6 +112,19 @@ enum class AddOutcome {
 struct AddOptions {
   std::optional<int> priority;        // 0..9999; default_priority if unset
   std::optional<int64_t> recrawl_ms;  // > 0 sets r(K); unset or <= 0: none
+  // The URL's value (DATA), stored in data.db with a new URL; any bytes,
+  // at most max_url_data. A known URL keeps the value it has unless
+  // replace_data: then `data` becomes its value, or, unset, it has none.
+  // The view must outlive the call.
+  std::optional<std::string_view> data;
+  bool replace_data = false;
+};
+
+// A URL POP handed out and, when asked for (WITHDATA), its value: nullopt
+// if it has none.
+struct PoppedUrl {
+  std::string url;
+  std::optional<std::string> data;
 };
 
 // CONFIRM's report of the fetch (issue 8 §1, §3); every field optional.
@@ -143,6 +158,8 @@ struct UrlInfo {
   int64_t recrawl_ms = 0;  // 0 = no recrawl
   int64_t due_ms = 0;      // lease deadline or scheduled time; 0 if none
   int64_t last_fetch_ms = 0;
+  int64_t created_ms = 0;  // first stored; 0 if stored by a version before
+  std::optional<std::string> data;  // its value; nullopt if none
 };
 
 struct FrontierStats {
@@ -274,7 +291,8 @@ class Frontier {
   virtual ~Frontier() = default;
 
   // ADD url [ref]. A URL is InvalidArgument if it does not normalise. An
-  // unknown or empty ref gives depth 1.
+  // unknown or empty ref gives depth 1. A value (options.data) longer than
+  // max_url_data is InvalidArgument and nothing is stored.
   virtual StatusOr<AddOutcome> Add(std::string_view url, std::string_view ref,
                                    const AddOptions& options, int64_t now_ms) = 0;
 
@@ -287,12 +305,25 @@ class Frontier {
   virtual StatusOr<std::vector<StatusOr<AddOutcome>>> AddMany(
       std::string_view ref, const std::vector<std::string_view>& urls,
       int64_t now_ms) = 0;
+  // MADD ref DATA url data ...: AddMany() where link i carries the value
+  // data[i] (AddOptions::data; a known link keeps its value). `data` must
+  // be as long as `urls`, and no value longer than max_url_data: else
+  // InvalidArgument and nothing is stored.
+  virtual StatusOr<std::vector<StatusOr<AddOutcome>>> AddManyWithData(
+      std::string_view ref, const std::vector<std::string_view>& urls,
+      const std::vector<std::string_view>& data, int64_t now_ms) = 0;
 
   // POP COUNT n LEASE ms: up to `count` URLs from ready sites, first in Q
   // order, each leased until now + lease_ms (lease_ms <= 0: lease_timeout).
   // Runs Tick(now_ms) first. Returns the normalised URLs (possibly none).
   virtual StatusOr<std::vector<std::string>> Pop(size_t count, int64_t lease_ms,
                                                  int64_t now_ms) = 0;
+
+  // POP ... WITHDATA: Pop() (partition nullopt) or PopPartition(), each
+  // URL with its value, read in the same transaction.
+  virtual StatusOr<std::vector<PoppedUrl>> PopWithData(
+      std::optional<size_t> partition, size_t count, int64_t lease_ms,
+      int64_t now_ms) = 0;
 
   // Pop() limited to the sites of partition `partition` (an index in
   // options().partitions; InvalidArgument if out of range). Never looks at
@@ -337,7 +368,7 @@ class Frontier {
   // site's URLs together) with one read cursor.
   virtual StatusOr<std::vector<StatusOr<bool>>> SeenMany(
       const std::vector<std::string_view>& urls) = 0;
-  // Read-only: the URL's record, or nullopt if unknown.
+  // Read-only: the URL's record, its value included, or nullopt if unknown.
   virtual StatusOr<std::optional<UrlInfo>> Info(std::string_view url) = 0;
   // Sets the politeness delay of the site that `site` names (a host, a
   // domain or a URL; mapped through politeness-scope). delay_ms < 0 restores
@@ -381,7 +412,7 @@ class Frontier {
   virtual Status SetSiteLimit(std::string_view site, uint64_t max_urls,
                               int64_t now_ms) = 0;
   // Removes the site's record and all its URLs (queue entries, leases,
-  // retry and recrawl dates) and returns how many URLs the site had (0
+  // retry and recrawl dates, values) and returns how many URLs the site had (0
   // for an unknown site). Once it returns, none of them is handed out,
   // Seen() says false for each and the counters no longer hold them. A
   // site whose removal reads at most kDeleteSiteMaxRecords URL records

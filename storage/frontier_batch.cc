@@ -30,6 +30,25 @@ std::vector<uint32_t> FrontierImpl::InKeyOrder(
 StatusOr<std::vector<StatusOr<AddOutcome>>> FrontierImpl::AddMany(
     std::string_view ref, const std::vector<std::string_view>& urls,
     int64_t now_ms) {
+  return AddLinks(ref, urls, nullptr, now_ms);
+}
+
+StatusOr<std::vector<StatusOr<AddOutcome>>> FrontierImpl::AddManyWithData(
+    std::string_view ref, const std::vector<std::string_view>& urls,
+    const std::vector<std::string_view>& data, int64_t now_ms) {
+  if (data.size() != urls.size()) {
+    return Status::InvalidArgument("every URL needs a value");
+  }
+  for (std::string_view value : data) {
+    Status s = CheckDataSize(value);
+    if (!s.ok()) return s;
+  }
+  return AddLinks(ref, urls, &data, now_ms);
+}
+
+StatusOr<std::vector<StatusOr<AddOutcome>>> FrontierImpl::AddLinks(
+    std::string_view ref, const std::vector<std::string_view>& urls,
+    const std::vector<std::string_view>* data, int64_t now_ms) {
   std::optional<Resolved> source;
   if (!ref.empty()) {
     StatusOr<Resolved> r = Resolve(ref, "invalid ref URL");
@@ -58,9 +77,11 @@ StatusOr<std::vector<StatusOr<AddOutcome>>> FrontierImpl::AddMany(
       Status rs = LoadRefContext(t, *source, &ctx);
       if (!rs.ok()) return rs;
     }
+    AddOptions options;
     for (uint32_t i : order) {
+      if (data != nullptr) options.data = (*data)[i];
       AddOutcome outcome = AddOutcome::kKnown;
-      Status as = AddOne(t, *targets[i], source ? &ctx : nullptr, AddOptions(),
+      Status as = AddOne(t, *targets[i], source ? &ctx : nullptr, options,
                          now_ms, /*likely_new=*/false, &outcome);
       if (as.IsInvalidArgument()) {
         results[i] = as;

@@ -17,6 +17,7 @@ Status FrontierImpl::UpdateOptions(const FrontierOptions& options,
   opts_.default_priority = options.default_priority;
   opts_.max_attempts = options.max_attempts;
   opts_.max_url_length = options.max_url_length;
+  opts_.max_url_data = options.max_url_data;
   opts_.politeness_delay_factor = options.politeness_delay_factor;
   opts_.politeness_max_delay_ms = options.politeness_max_delay_ms;
   opts_.recrawl_adaptive = options.recrawl_adaptive;

@@ -75,6 +75,13 @@ class FrontierImpl final : public Frontier {
   StatusOr<std::vector<StatusOr<AddOutcome>>> AddMany(
       std::string_view ref, const std::vector<std::string_view>& urls,
       int64_t now_ms) override;  // frontier_batch.cc
+  StatusOr<std::vector<StatusOr<AddOutcome>>> AddManyWithData(
+      std::string_view ref, const std::vector<std::string_view>& urls,
+      const std::vector<std::string_view>& data,
+      int64_t now_ms) override;  // frontier_batch.cc
+  StatusOr<std::vector<PoppedUrl>> PopWithData(
+      std::optional<size_t> partition, size_t count, int64_t lease_ms,
+      int64_t now_ms) override;  // frontier_data.cc
   StatusOr<std::vector<std::string>> Pop(size_t count, int64_t lease_ms,
                                          int64_t now_ms) override;
   StatusOr<std::vector<std::string>> PopPartition(
@@ -181,6 +188,8 @@ class FrontierImpl final : public Frontier {
   void SetDeleteSiteBoundForTesting(uint64_t records) {
     delete_site_bound_ = records;
   }
+  // Tests only: how many values data.db holds (frontier_data.cc).
+  StatusOr<uint64_t> DataRecordsForTesting();
 
  private:
   // A URL as the client gave it, normalised and keyed.
@@ -247,15 +256,36 @@ class FrontierImpl final : public Frontier {
                 AddOutcome* out);
   // ADD of a URL whose record `rec` is stored: counts a back-link (and,
   // under `order popularity`, moves a queued URL whose class grows).
-  Status AddKnown(DbTxn* t, const Resolved& url, int64_t now_ms, UrlRecord* rec,
-                  AddOutcome* out);
-  // Pops the first ready URL of `partition` (nullopt: of any partition).
+  // With options.replace_data, its value becomes options.data.
+  Status AddKnown(DbTxn* t, const Resolved& url, const AddOptions& options,
+                  int64_t now_ms, UrlRecord* rec, AddOutcome* out);
+  // AddMany() and AddManyWithData() (data null: no values).
+  StatusOr<std::vector<StatusOr<AddOutcome>>> AddLinks(
+      std::string_view ref, const std::vector<std::string_view>& urls,
+      const std::vector<std::string_view>* data, int64_t now_ms);
+  // Pops the first ready URL of `partition` (nullopt: of any partition),
+  // and appends its value to *data unless data is null.
   Status PopOne(DbTxn* t, std::optional<size_t> partition, int64_t lease_ms,
-                int64_t now_ms, std::vector<std::string>* out, bool* popped);
-  // Pop() and PopPartition().
-  StatusOr<std::vector<std::string>> PopFrom(std::optional<size_t> partition,
-                                             size_t count, int64_t lease_ms,
-                                             int64_t now_ms);
+                int64_t now_ms, std::vector<std::string>* out,
+                std::vector<std::optional<std::string>>* data, bool* popped);
+  // Pop(), PopPartition() and PopWithData() (values in *data unless null).
+  StatusOr<std::vector<std::string>> PopFrom(
+      std::optional<size_t> partition, size_t count, int64_t lease_ms,
+      int64_t now_ms, std::vector<std::optional<std::string>>* data = nullptr);
+
+  // --- Per-URL values (frontier_data.cc; data.db, docs/design.md) ---
+  //
+  // InvalidArgument if `data` is longer than max_url_data.
+  Status CheckDataSize(std::string_view data) const;
+  // Makes `data` the value of the URL at `key` (nullopt: it has none) and
+  // sets rec->has_data to match; the caller stores `rec` in the same
+  // transaction. A URL without a value and none asked for costs nothing.
+  Status SetData(DbTxn* t, const UrlKey& key, UrlRecord* rec,
+                 std::optional<std::string_view> data);
+  // The value of `rec` (at `key`): nullopt without one. Reads data.db only
+  // when rec.has_data.
+  Status LoadData(DbTxn* t, const UrlKey& key, const UrlRecord& rec,
+                  std::optional<std::string>* out);
   // Applies one due Qc entry (its key already deleted).
   Status FireTimer(DbTxn* t, const UrlKey& key, int64_t due_ms,
                    int64_t now_ms, TickResult* result);
@@ -344,8 +374,9 @@ class FrontierImpl final : public Frontier {
   // deleting_ once the transaction commits.
   Status TombstoneSite(DbTxn* t, uint64_t site_fp, const SiteRecord& site);
   // Deletes the queue or timer entry of `rec` (stored at `key`), a URL of
-  // the deleted site `site_fp`, by its state; an entry already gone is no
-  // error. The record itself is the caller's to delete.
+  // the deleted site `site_fp`, by its state, and its value (data.db); an
+  // entry already gone is no error. The record itself is the caller's to
+  // delete.
   Status DeleteEntryOfUrl(DbTxn* t, uint64_t site_fp, const UrlKey& key,
                           const UrlRecord& rec);
   // Deletes the robots.txt state (policy.db) of the deleted site's
@@ -520,6 +551,7 @@ class FrontierImpl final : public Frontier {
   bdb::EnvPtr env_;  // declared before the databases: closed after them
   bdb::Database urls_, queue_, timers_, sites_, meta_;
   bdb::Database policy_, excluded_;  // robots.txt: policy_records.h
+  bdb::Database data_;  // per-URL values (ADD ... DATA), keyed as urls_
   SiteScheduler sched_;
   SiteBlocks blocks_;  // blocked sites, for STATS (PlaceSite keeps it)
   std::mt19937_64 jitter_rng_{std::random_device{}()};  // back-off jitter

@@ -180,6 +180,8 @@ Status FrontierImpl::OpenEnvironment(int64_t start) {
   // robots.txt state: created on the first start of a version that has it.
   if (s.ok()) s = policy_.Open(env, "policy.db", 0);
   if (s.ok()) s = excluded_.Open(env, "excluded.db", 0);
+  // Per-URL values: created on the first start of a version that has them.
+  if (s.ok()) s = data_.Open(env, "data.db", 8192);
   if (s.ok()) s = CheckLayout();
   if (s.ok()) s = RebuildScheduler();
   if (s.ok()) s = LoadRechecks();
@@ -459,7 +461,8 @@ Status FrontierImpl::Close(bool skip_checkpoint) {
   }
   file_syncer_.reset();
   for (bdb::Database* db :
-       {&urls_, &queue_, &timers_, &sites_, &meta_, &policy_, &excluded_}) {
+       {&urls_, &queue_, &timers_, &sites_, &meta_, &policy_, &excluded_,
+        &data_}) {
     Status s = db->Close();
     if (result.ok()) result = s;
   }

@@ -30,7 +30,8 @@ void FrontierImpl::CloseEnvironment() {
   if (env_) (void)env_->set_flags(DB_PANIC_ENVIRONMENT, 0);
   file_syncer_.reset();
   for (bdb::Database* db :
-       {&urls_, &queue_, &timers_, &sites_, &meta_, &policy_, &excluded_}) {
+       {&urls_, &queue_, &timers_, &sites_, &meta_, &policy_, &excluded_,
+        &data_}) {
     (void)db->CloseWithoutSync();
   }
   env_.reset();

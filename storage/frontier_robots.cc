@@ -156,6 +156,7 @@ Status FrontierImpl::QueueRobotsFetch(DbTxn* t, std::string_view origin,
     rec = UrlRecord();
     rec.site_fp = site_fp;
     rec.url = target->norm.url;
+    rec.created_ms = now_ms;
     site->urls++;
     stats_.urls++;
   } else if (!s.ok()) {

@@ -38,6 +38,10 @@ Status DeleteIfPresent(bdb::Database* db, DbTxn* t, std::string_view key) {
 
 Status FrontierImpl::DeleteEntryOfUrl(DbTxn* t, uint64_t site_fp,
                                       const UrlKey& key, const UrlRecord& rec) {
+  if (rec.has_data) {
+    Status s = DeleteIfPresent(&data_, t, EncodeUrlKey(key));
+    if (!s.ok()) return s;
+  }
   switch (rec.state) {
     case StoredState::kQueued:
       return DeleteIfPresent(&queue_, t,

@@ -47,7 +47,8 @@ Status FrontierImpl::LoadRefContext(DbTxn* t, const Resolved& ref,
   return Status::OK();
 }
 
-Status FrontierImpl::AddKnown(DbTxn* t, const Resolved& url, int64_t now_ms,
+Status FrontierImpl::AddKnown(DbTxn* t, const Resolved& url,
+                              const AddOptions& options, int64_t now_ms,
                               UrlRecord* rec, AddOutcome* out) {
   if (rec->url != url.norm.url) {
     // Two URLs of one host share a 64-bit fingerprint: refuse the new one
@@ -57,6 +58,10 @@ Status FrontierImpl::AddKnown(DbTxn* t, const Resolved& url, int64_t now_ms,
   }
   stats_.duplicates++;
   *out = AddOutcome::kKnown;
+  if (options.replace_data) {
+    Status ds = SetData(t, url.key, rec, options.data);
+    if (!ds.ok()) return ds;
+  }
   // Under `order popularity` a queued URL's Q key holds its back-link
   // class: when the class grows (at 1, 3, 7, 15 ... back-links) the key
   // moves. Otherwise only the record changes (in the bench's crawl, 72%
@@ -89,13 +94,13 @@ Status FrontierImpl::AddOne(DbTxn* t, const Resolved& url,
   auto known_or = [&](Status refusal_or_ok) -> Status {
     if (!likely_new) return refusal_or_ok;
     Status ls = LoadUrl(t, url.key, &rec);
-    if (ls.ok()) return AddKnown(t, url, now_ms, &rec, out);
+    if (ls.ok()) return AddKnown(t, url, options, now_ms, &rec, out);
     if (!ls.IsNotFound()) return ls;
     return refusal_or_ok;
   };
   if (!likely_new) {
     Status s = LoadUrl(t, url.key, &rec);
-    if (s.ok()) return AddKnown(t, url, now_ms, &rec, out);
+    if (s.ok()) return AddKnown(t, url, options, now_ms, &rec, out);
     if (!s.IsNotFound()) return s;
   }
 
@@ -142,19 +147,22 @@ Status FrontierImpl::AddOne(DbTxn* t, const Resolved& url,
   rec.recrawl_ms = std::max<int64_t>(0, options.recrawl_ms.value_or(0));
   rec.url = url.norm.url;
   rec.state = StoredState::kQueued;  // what Enqueue() makes it
+  rec.created_ms = now_ms;
+  rec.has_data = options.data.has_value();
   if (likely_new) {
     bool inserted = false;
     s = InsertUrl(t, url.key, rec, &inserted);
     if (!s.ok()) return s;
     if (!inserted) {
       s = LoadUrl(t, url.key, &rec);
-      return s.ok() ? AddKnown(t, url, now_ms, &rec, out) : s;
+      return s.ok() ? AddKnown(t, url, options, now_ms, &rec, out) : s;
     }
     s = Enqueue(t, url.key, &rec, &site);
   } else {
     s = Enqueue(t, url.key, &rec, &site);
     if (s.ok()) s = StoreUrl(t, url.key, rec);
   }
+  if (s.ok() && options.data) s = SetData(t, url.key, &rec, options.data);
   if (!s.ok()) return s;
   site.urls++;
   CountMove(&site, std::nullopt, StoredState::kQueued);
@@ -174,6 +182,10 @@ StatusOr<AddOutcome> FrontierImpl::Add(std::string_view url,
                                        int64_t now_ms) {
   if (options.priority && (*options.priority < 0 || *options.priority > 9999)) {
     return Status::InvalidArgument("priority must be between 0 and 9999");
+  }
+  if (options.data) {
+    Status ds = CheckDataSize(*options.data);
+    if (!ds.ok()) return ds;
   }
   StatusOr<Resolved> target = Resolve(url, "invalid URL");
   if (!target.ok()) return target.status();
@@ -202,7 +214,9 @@ StatusOr<AddOutcome> FrontierImpl::Add(std::string_view url,
 
 Status FrontierImpl::PopOne(DbTxn* t, std::optional<size_t> partition,
                             int64_t lease_ms, int64_t now_ms,
-                            std::vector<std::string>* out, bool* popped) {
+                            std::vector<std::string>* out,
+                            std::vector<std::optional<std::string>>* data,
+                            bool* popped) {
   *popped = false;
   std::optional<std::pair<uint64_t, QueuePos>> first;
   SiteRecord site;
@@ -249,6 +263,10 @@ Status FrontierImpl::PopOne(DbTxn* t, std::optional<size_t> partition,
   s = PlaceSite(t, site_fp, site, now_ms);
   if (s.ok() && robots_fetch && opts_.robots) s = NoteRobotsLeased(t, rec);
   if (!s.ok()) return s;
+  if (data != nullptr) {
+    s = LoadData(t, pos.url, rec, &data->emplace_back());
+    if (!s.ok()) return s;
+  }
   stats_.popped++;
   part_counts_[PartitionOf(site)].popped++;
   out->push_back(std::move(rec.url));
@@ -264,7 +282,7 @@ StatusOr<std::vector<std::string>> FrontierImpl::Pop(size_t count,
 
 StatusOr<std::vector<std::string>> FrontierImpl::PopFrom(
     std::optional<size_t> partition, size_t count, int64_t lease_ms,
-    int64_t now_ms) {
+    int64_t now_ms, std::vector<std::optional<std::string>>* data) {
   StatusOr<TickResult> tick = Tick(now_ms);
   if (!tick.ok()) return tick.status();
   std::vector<std::string> urls;
@@ -275,9 +293,10 @@ StatusOr<std::vector<std::string>> FrontierImpl::PopFrom(
   if (lease_ms <= 0) lease_ms = opts_.lease_timeout_ms;
   Status s = RunWrite([&](DbTxn* t) {
     urls.clear();
+    if (data != nullptr) data->clear();
     for (size_t i = 0; i < count; ++i) {
       bool popped = false;
-      Status ps = PopOne(t, partition, lease_ms, now_ms, &urls, &popped);
+      Status ps = PopOne(t, partition, lease_ms, now_ms, &urls, data, &popped);
       if (!ps.ok()) return ps;
       if (!popped) break;
     }
@@ -492,6 +511,9 @@ StatusOr<std::optional<UrlInfo>> FrontierImpl::Info(std::string_view url) {
   }
   if (!s.ok()) return s;
   UrlInfo info;
+  s = LoadData(nullptr, target->key, rec, &info.data);
+  if (!s.ok()) return s;
+  info.created_ms = rec.created_ms;
   info.url = rec.url;
   info.depth = rec.depth;
   info.priority = rec.priority;

@@ -33,7 +33,7 @@ constexpr int64_t kFileSyncPeriodMs = 200;
 constexpr const char* kDatabaseFiles[] = {"urls.db",  "queue.db",
                                           "timers.db", "sites.db",
                                           "meta.db",  "policy.db",
-                                          "excluded.db"};
+                                          "excluded.db", "data.db"};
 
 }  // namespace
 

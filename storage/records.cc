@@ -26,6 +26,12 @@ namespace {
 // Record layouts carry a version byte so that a later format can be told
 // apart from this one.
 constexpr char kUrlRecordV2 = 2;
+constexpr char kUrlRecordV3 = 3;  // + created_ms, has_data
+constexpr uint8_t kHasDataBit = 0x80;  // in the state byte (v3)
+// created_ms in v3: milliseconds since 1970, 48 bits big-endian (until
+// the year 10889).
+constexpr int kCreatedBytes = 6;
+constexpr char kUrlDataV1 = 1;
 constexpr char kSiteRecordV2 = 2;
 constexpr char kSiteRecordV3 = 3;
 constexpr char kStatsV1 = 1;  // 7 state + the first 8 cumulative counters
@@ -131,8 +137,9 @@ std::string EncodeUrlRecord(const UrlRecord& r) {
 
 void EncodeUrlRecord(const UrlRecord& r, std::string* out) {
   out->clear();
-  out->push_back(kUrlRecordV2);
-  out->push_back(static_cast<char>(r.state));
+  out->push_back(kUrlRecordV3);
+  out->push_back(static_cast<char>(static_cast<uint8_t>(r.state) |
+                                   (r.has_data ? kHasDataBit : 0)));
   PutVarint(out, r.depth);
   PutVarint(out, r.priority);
   PutVarint(out, r.attempts);
@@ -141,12 +148,26 @@ void EncodeUrlRecord(const UrlRecord& r, std::string* out) {
   PutSignedVarint(out, r.recrawl_ms);
   PutSignedVarint(out, r.due_ms);
   PutSignedVarint(out, r.last_fetch_ms);
+  // Fixed width, not a varint: a time of this century would take 6 varint
+  // bytes too, and every verb decodes and most encode the record, so the
+  // cheaper coding keeps a crawl without values within noise of before.
+  char created[kCreatedBytes];
+  const uint64_t c = static_cast<uint64_t>(std::max<int64_t>(0, r.created_ms));
+  for (int i = kCreatedBytes - 1, shift = 0; i >= 0; --i, shift += 8) {
+    created[i] = static_cast<char>(c >> shift);
+  }
+  out->append(created, kCreatedBytes);
   out->append(r.url);
 }
 
 bool DecodeUrlRecord(std::string_view in, UrlRecord* r) {
-  if (in.size() < 2 || in[0] != kUrlRecordV2) return false;
+  if (in.size() < 2 || (in[0] != kUrlRecordV2 && in[0] != kUrlRecordV3)) {
+    return false;
+  }
+  const bool v3 = in[0] == kUrlRecordV3;
   auto state = static_cast<uint8_t>(in[1]);
+  r->has_data = v3 && (state & kHasDataBit) != 0;
+  if (v3) state &= static_cast<uint8_t>(~kHasDataBit);
   if (state > static_cast<uint8_t>(StoredState::kExcluded)) return false;
   r->state = static_cast<StoredState>(state);
   in.remove_prefix(2);
@@ -157,8 +178,30 @@ bool DecodeUrlRecord(std::string_view in, UrlRecord* r) {
         GetSignedVarint(&in, &r->last_fetch_ms))) {
     return false;
   }
+  r->created_ms = 0;
+  if (v3) {
+    if (in.size() < kCreatedBytes) return false;
+    uint64_t c = 0;
+    for (int i = 0; i < kCreatedBytes; ++i) {
+      c = (c << 8) | static_cast<uint8_t>(in[i]);
+    }
+    r->created_ms = static_cast<int64_t>(c);
+    in.remove_prefix(kCreatedBytes);
+  }
   r->url.assign(in.data(), in.size());
   return !r->url.empty();
+}
+
+void EncodeUrlData(std::string_view value, std::string* out) {
+  out->clear();
+  out->push_back(kUrlDataV1);
+  out->append(value);
+}
+
+bool DecodeUrlData(std::string_view in, std::string_view* value) {
+  if (in.empty() || in[0] != kUrlDataV1) return false;
+  *value = in.substr(1);
+  return true;
 }
 
 std::string EncodeSiteRecord(const SiteRecord& r) {

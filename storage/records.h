@@ -8,6 +8,8 @@
 //                                         recrawl dates
 //   sites:       site fp  -> SiteRecord   politeness state and counts
 //   meta:        name     -> value        layout parameters, counters
+//   data:        UrlKey   -> UrlData      ADD ... DATA values, only for the
+//                                         URLs that have one (has_data)
 //
 // docs/design.md explains the choices. Encoders append to a std::string;
 // decoders return false on malformed input (treated as corruption).
@@ -105,12 +107,25 @@ struct UrlRecord {
   int64_t recrawl_ms = 0;
   int64_t due_ms = 0;  // Qc key time while leased or scheduled
   int64_t last_fetch_ms = 0;
+  // When the URL was first stored; 0 in records written before version 3.
+  int64_t created_ms = 0;
+  // The URL has a value in data.db (ADD ... DATA). Stored as the state
+  // byte's top bit, so a URL without one costs nothing for it.
+  bool has_data = false;
   std::string url;
 };
+// Version 3 adds created_ms (6 bytes, fixed width: cheaper to code than a
+// varint of the same size) and has_data; version 2 records decode with
+// created_ms 0 and no data.
 std::string EncodeUrlRecord(const UrlRecord& r);
 // The same into *out (cleared first): a buffer the caller reuses.
 void EncodeUrlRecord(const UrlRecord& r, std::string* out);
 bool DecodeUrlRecord(std::string_view in, UrlRecord* r);
+
+// data.db's value: a version byte, then the value's bytes as given.
+void EncodeUrlData(std::string_view value, std::string* out);
+// The value inside `in`; false if it is not a data record.
+bool DecodeUrlData(std::string_view in, std::string_view* value);
 
 // A site's politeness state and how many of its URLs are in each state.
 // The counts are exact (written in the transaction that moves a URL), so

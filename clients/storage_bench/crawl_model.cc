@@ -53,7 +53,9 @@ void CrawlModel::LinksOf(int site, std::vector<std::string>* out) {
 
 Status CrawlModel::Seed(Frontier* fr, int64_t now_ms) {
   for (int site = 0; site < kSites; ++site) {
-    auto r = fr->Add(PageUrl(site, 0), "", {}, now_ms);
+    AddOptions options;
+    if (!data_.empty()) options.data = data_;
+    auto r = fr->Add(PageUrl(site, 0), "", options, now_ms);
     if (!r.ok()) return r.status();
     if (*r != AddOutcome::kAdded) {
       return Status::InvalidArgument("a seed was not new");
@@ -70,18 +72,35 @@ Status CrawlModel::Seed(Frontier* fr, int64_t now_ms) {
 Status CrawlModel::Crawl(Frontier* fr, int pages, int64_t* now_ms) {
   std::vector<std::string> links;
   std::vector<std::string_view> views;
+  std::vector<std::string_view> values;
+  std::vector<std::string> urls;
   int crawled = 0;
   while (crawled < pages) {
     const size_t want = std::min(kBatch, static_cast<size_t>(pages - crawled));
-    auto urls = fr->Pop(want, kLeaseMs, *now_ms);
-    if (!urls.ok()) return urls.status();
-    if (urls->empty()) return Status::NotFound("the queue ran dry");
-    for (const std::string& url : *urls) {
+    urls.clear();
+    if (data_.empty()) {
+      auto popped = fr->Pop(want, kLeaseMs, *now_ms);
+      if (!popped.ok()) return popped.status();
+      urls = std::move(popped).value();
+    } else {
+      auto popped = fr->PopWithData(std::nullopt, want, kLeaseMs, *now_ms);
+      if (!popped.ok()) return popped.status();
+      std::vector<PoppedUrl> batch = std::move(popped).value();
+      for (PoppedUrl& p : batch) {
+        if (p.data != data_) return Status::Corruption("lost value: " + p.url);
+        urls.push_back(std::move(p.url));
+      }
+    }
+    if (urls.empty()) return Status::NotFound("the queue ran dry");
+    for (const std::string& url : urls) {
       const int site = SiteOf(url);
       if (site < 0) return Status::Corruption("popped a URL not of the model");
       LinksOf(site, &links);
       views.assign(links.begin(), links.end());
-      auto added = fr->AddMany(url, views, *now_ms);
+      values.assign(views.size(), data_);
+      auto added = data_.empty()
+                       ? fr->AddMany(url, views, *now_ms)
+                       : fr->AddManyWithData(url, views, values, *now_ms);
       if (!added.ok()) return added.status();
       for (size_t i = 0; i < added->size(); ++i) {
         const StatusOr<AddOutcome>& o = (*added)[i];

@@ -31,7 +31,10 @@ class CrawlModel {
   static constexpr int kNewLinks = 10;  // 80% of a page's links known
   static constexpr int kSameSitePercent = 70;
 
-  explicit CrawlModel(uint64_t seed) : rng_(seed), discovered_(kSites, 0) {}
+  // With data_bytes > 0, every URL carries a value of that many bytes
+  // (ADD ... DATA, MADD ... DATA) and POP asks for it (WITHDATA).
+  explicit CrawlModel(uint64_t seed, size_t data_bytes = 0)
+      : rng_(seed), discovered_(kSites, 0), data_(data_bytes, 'd') {}
 
   // Page 0 of every site, ADDed one by one (a flush every 64): what the
   // crawl starts from. InvalidArgument if a seed was not new.
@@ -54,6 +57,7 @@ class CrawlModel {
 
   uint64_t rng_;
   std::vector<uint32_t> discovered_;  // pages linked so far, per site
+  std::string data_;  // every URL's value; empty: none
   uint64_t links_added_ = 0;
   uint64_t links_known_ = 0;
 };

@@ -12,9 +12,12 @@
 //   storage-pair-bench N crawl   the same, then N crawled pages: POP, MADD of
 //                                50 links (80% known), CONFIRM
 //
-// A third argument `pass` runs the verbs of each batch (one log flush) in
-// one transaction, as the server's event-loop pass does (Frontier::
-// BeginPass; FlushLog commits the pass and begins the next).
+// Optional arguments after the mode, in any order: `pass` runs the verbs
+// of each batch (one log flush) in one transaction, as the server's
+// event-loop pass does (Frontier::BeginPass; FlushLog commits the pass and
+// begins the next); a number B > 0 gives every URL a value of B bytes
+// (ADD ... DATA, MADD ... DATA) and pops with WITHDATA, checking each value
+// comes back: the cost of per-URL data next to the same run without.
 //
 // A phase's instructions are the difference of two modes' totals, e.g.
 // `valgrind --tool=callgrind storage-pair-bench 20000 due` minus `... add`
@@ -28,6 +31,7 @@
 #include <filesystem>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "clients/storage_bench/crawl_model.h"
 #include "storage/frontier.h"
@@ -89,24 +93,40 @@ class Meter {
   bool ok_ = false;
 };
 
-int RunPairs(Frontier* fr, int n, std::string_view mode) {
+int RunPairs(Frontier* fr, int n, std::string_view mode,
+             const std::string& data) {
   int64_t now_ms = 1'700'000'000'000;
   Meter meter(*fr);
+  AddOptions options;
+  if (!data.empty()) options.data = data;
   for (int i = 0; i < n; ++i) {
     auto r = fr->Add("http://s" + std::to_string(i % kSites) + ".example/p" +
                          std::to_string(i),
-                     "", {}, now_ms);
+                     "", options, now_ms);
     if (!r.ok()) return 1;
     if (i % kBatch == kBatch - 1 && !fr->FlushLog().ok()) return 1;
   }
   if (!fr->FlushLog().ok() || !meter.Phase("add", n)) return 1;
   if (mode == "add") return 0;
   int popped = 0;
+  std::vector<std::string> urls;
   for (;;) {
-    auto urls = fr->Pop(kBatch, kLeaseMs, now_ms);
-    if (!urls.ok()) return 1;
-    if (urls->empty()) break;
-    for (const std::string& url : *urls) {
+    urls.clear();
+    if (data.empty()) {
+      auto got = fr->Pop(kBatch, kLeaseMs, now_ms);
+      if (!got.ok()) return 1;
+      urls = std::move(got).value();
+    } else {
+      auto got = fr->PopWithData(std::nullopt, kBatch, kLeaseMs, now_ms);
+      if (!got.ok()) return 1;
+      std::vector<PoppedUrl> batch = std::move(got).value();
+      for (PoppedUrl& p : batch) {
+        if (p.data != data) return 1;
+        urls.push_back(std::move(p.url));
+      }
+    }
+    if (urls.empty()) break;
+    for (const std::string& url : urls) {
       auto c = fr->Confirm(url, {}, now_ms);
       if (!c.ok() || !*c) return 1;
       ++popped;
@@ -127,9 +147,10 @@ int RunPairs(Frontier* fr, int n, std::string_view mode) {
   return 0;
 }
 
-int RunCrawl(Frontier* fr, int pages, std::string_view mode) {
+int RunCrawl(Frontier* fr, int pages, std::string_view mode,
+             size_t data_bytes) {
   int64_t now_ms = 1'700'000'000'000;
-  CrawlModel model(/*seed=*/19);
+  CrawlModel model(/*seed=*/19, data_bytes);
   Meter meter(*fr);
   Status s = model.Seed(fr, now_ms);
   if (!s.ok() || !meter.Phase("seed", CrawlModel::kSites)) {
@@ -154,12 +175,25 @@ int main(int argc, char** argv) {
   const std::string_view mode = argc > 2 ? argv[2] : "";
   const int n = argc > 1 ? std::atoi(argv[1]) : 0;
   const bool crawl = mode == "seed" || mode == "crawl";
-  const std::string_view txn = argc > 3 ? argv[3] : "";
-  if (n <= 0 || (!crawl && mode != "add" && mode != "pairs" && mode != "due") ||
-      (!txn.empty() && txn != "pass")) {
+  int data_bytes = 0;
+  bool pass = false;
+  bool bad = false;
+  for (int i = 3; i < argc; ++i) {
+    const std::string_view arg = argv[i];
+    if (arg == "pass") {
+      pass = true;
+    } else if (!arg.empty() && arg.find_first_not_of("0123456789") ==
+                                   std::string_view::npos) {
+      data_bytes = std::atoi(argv[i]);
+    } else {
+      bad = true;
+    }
+  }
+  if (n <= 0 || bad ||
+      (!crawl && mode != "add" && mode != "pairs" && mode != "due")) {
     std::fprintf(stderr,
                  "usage: storage-pair-bench N add|pairs|due|seed|crawl "
-                 "[pass]\n");
+                 "[pass] [DATA-BYTES]\n");
     return 2;
   }
   char dir[] = "/tmp/storage-pair-bench.XXXXXX";
@@ -174,9 +208,12 @@ int main(int argc, char** argv) {
   {
     auto fr = frontier::Frontier::Open(options);
     if (fr.ok()) {
-      if (txn == "pass") (*fr)->BeginPass();
-      rc = crawl ? frontier::bench::RunCrawl(fr->get(), n, mode)
-                 : frontier::bench::RunPairs(fr->get(), n, mode);
+      if (pass) (*fr)->BeginPass();
+      rc = crawl ? frontier::bench::RunCrawl(fr->get(), n, mode,
+                                             static_cast<size_t>(data_bytes))
+                 : frontier::bench::RunPairs(
+                       fr->get(), n, mode,
+                       std::string(static_cast<size_t>(data_bytes), 'd'));
     }
   }
   std::error_code ec;

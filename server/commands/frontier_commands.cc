@@ -1,5 +1,7 @@
 // The frontier's verbs: parse options, call the Frontier, reply.
 #include <array>
+#include <cctype>
+#include <iterator>
 #include <optional>
 #include <string_view>
 
@@ -39,25 +41,72 @@ bool CheckPartition(CommandContext& ctx, std::optional<std::string_view> name) {
   return index.ok();
 }
 
+// Replies a refused option list: Redis's syntax error, naming the word for
+// the per-URL data options (DATA, REPLACE, WITHDATA), which are new, so
+// that a client sees what to fix; the older options keep Redis's text.
+void ReplyOptionError(ReplyWriter& reply, const OptionError& e) {
+  const bool data_word = EqualsIgnoreCase(e.word, "DATA") ||
+                         EqualsIgnoreCase(e.word, "REPLACE") ||
+                         EqualsIgnoreCase(e.word, "WITHDATA");
+  if (!data_word || e.kind == OptionError::kUnknownWord) {
+    reply.Error(errors::kSyntax);
+    return;
+  }
+  std::string text(errors::kSyntaxPrefix);
+  for (char c : e.word) text += static_cast<char>(std::toupper(c));
+  text += e.kind == OptionError::kNoValue ? errors::kNeedsValueSuffix
+                                          : errors::kGivenTwiceSuffix;
+  reply.Error(text);
+}
+
+// POP's and BPOP's options after BPOP's timeout.
+struct PopArgs {
+  std::array<std::optional<std::string_view>, 3> values;  // kPopNames
+  bool with_data = false;
+};
+constexpr std::array<std::string_view, 3> kPopNames = {"COUNT", "LEASE",
+                                                       "PARTITION"};
+constexpr std::array<std::string_view, 1> kPopFlags = {"WITHDATA"};
+
+bool ParsePopArgs(CommandContext& ctx, std::span<const std::string> args,
+                  PopArgs* out) {
+  std::array<bool, 1> flags = {false};
+  if (auto e = ParseOptions(args, kPopNames, out->values, kPopFlags, flags)) {
+    ReplyOptionError(ctx.reply, *e);
+    return false;
+  }
+  out->with_data = flags[0];
+  return true;
+}
+
 }  // namespace
 
-// ADD url [ref] [PRIORITY p] [RECRAWL secs]
+// ADD url [ref] [PRIORITY p] [RECRAWL secs] [DATA bytes] [REPLACE]
 void Add(CommandContext& ctx) {
+  static constexpr std::array<std::string_view, 3> kNames = {
+      "PRIORITY", "RECRAWL", "DATA"};
+  static constexpr std::array<std::string_view, 1> kFlags = {"REPLACE"};
   std::span<const std::string> rest = ctx.argv.subspan(2);
   std::string_view ref;
-  if (!rest.empty() && !EqualsIgnoreCase(rest[0], "PRIORITY") &&
-      !EqualsIgnoreCase(rest[0], "RECRAWL")) {
+  auto is_option = [](std::string_view word) {
+    for (std::string_view n : kNames) {
+      if (EqualsIgnoreCase(word, n)) return true;
+    }
+    return EqualsIgnoreCase(word, kFlags[0]);
+  };
+  if (!rest.empty() && !is_option(rest[0])) {
     ref = rest[0];
     rest = rest.subspan(1);
   }
-  static constexpr std::array<std::string_view, 2> kNames = {"PRIORITY",
-                                                             "RECRAWL"};
-  std::array<std::optional<std::string_view>, 2> values;
-  if (!ParseNamedOptions(rest, kNames, values)) {
-    ctx.reply.Error(errors::kSyntax);
+  std::array<std::optional<std::string_view>, 3> values;
+  std::array<bool, 1> flags = {false};
+  if (auto e = ParseOptions(rest, kNames, values, kFlags, flags)) {
+    ReplyOptionError(ctx.reply, *e);
     return;
   }
   AddOptions options;
+  options.data = values[2];
+  options.replace_data = flags[0];
   if (values[0]) {
     std::optional<int64_t> p = ParseInt64(*values[0]);
     if (!p || *p < 0 || *p > 9999) {
@@ -84,9 +133,30 @@ void Add(CommandContext& ctx) {
 }
 
 // MADD ref url [url ...]
+// MADD ref DATA url data [url data ...]
 void MAdd(CommandContext& ctx) {
-  std::vector<std::string_view> urls(ctx.argv.begin() + 2, ctx.argv.end());
-  auto outcomes = ctx.frontier.AddMany(ctx.argv[1], urls, ctx.now_ms);
+  std::vector<std::string_view> urls;
+  StatusOr<std::vector<StatusOr<AddOutcome>>> outcomes =
+      std::vector<StatusOr<AddOutcome>>();
+  if (EqualsIgnoreCase(ctx.argv[2], "DATA")) {
+    const std::span<const std::string> pairs = ctx.argv.subspan(3);
+    if (pairs.empty() || pairs.size() % 2 != 0) {
+      ctx.reply.Error(errors::kMaddDataPairs);
+      return;
+    }
+    std::vector<std::string_view> data;
+    urls.reserve(pairs.size() / 2);
+    data.reserve(pairs.size() / 2);
+    for (size_t i = 0; i < pairs.size(); i += 2) {
+      urls.push_back(pairs[i]);
+      data.push_back(pairs[i + 1]);
+    }
+    outcomes =
+        ctx.frontier.AddManyWithData(ctx.argv[1], urls, data, ctx.now_ms);
+  } else {
+    urls.assign(ctx.argv.begin() + 2, ctx.argv.end());
+    outcomes = ctx.frontier.AddMany(ctx.argv[1], urls, ctx.now_ms);
+  }
   if (!outcomes.ok()) {
     ReplyStatus(ctx.reply, outcomes.status());
     return;
@@ -101,15 +171,11 @@ void MAdd(CommandContext& ctx) {
   }
 }
 
-// POP [COUNT n] [LEASE secs] [PARTITION name]
+// POP [COUNT n] [LEASE secs] [PARTITION name] [WITHDATA]
 void Pop(CommandContext& ctx) {
-  static constexpr std::array<std::string_view, 3> kNames = {"COUNT", "LEASE",
-                                                             "PARTITION"};
-  std::array<std::optional<std::string_view>, 3> values;
-  if (!ParseNamedOptions(ctx.argv.subspan(1), kNames, values)) {
-    ctx.reply.Error(errors::kSyntax);
-    return;
-  }
+  PopArgs args;
+  if (!ParsePopArgs(ctx, ctx.argv.subspan(1), &args)) return;
+  const auto& values = args.values;
   size_t count = 1;
   int64_t lease_ms = 0;
   if (!ParseCount(values[0], &count)) {
@@ -122,15 +188,15 @@ void Pop(CommandContext& ctx) {
   }
   if (!CheckPartition(ctx, values[2])) return;
   auto urls = PopFromPartition(ctx.frontier, values[2].value_or(""), count,
-                               lease_ms, ctx.now_ms);
+                               lease_ms, ctx.now_ms, args.with_data);
   if (!urls.ok()) {
     ReplyStatus(ctx.reply, urls.status());
     return;
   }
-  ReplyPopped(ctx.reply, *urls, values[0].has_value());
+  ReplyPopped(ctx.reply, *urls, values[0].has_value(), args.with_data);
 }
 
-// BPOP timeout [COUNT n] [LEASE secs] [PARTITION name]
+// BPOP timeout [COUNT n] [LEASE secs] [PARTITION name] [WITHDATA]
 void BPop(CommandContext& ctx) {
   std::optional<int64_t> timeout_ms = ParseDurationMs(ctx.argv[1]);
   if (!timeout_ms) {
@@ -141,15 +207,12 @@ void BPop(CommandContext& ctx) {
     ctx.reply.Error(errors::kTimeoutNegative);
     return;
   }
-  static constexpr std::array<std::string_view, 3> kNames = {"COUNT", "LEASE",
-                                                             "PARTITION"};
-  std::array<std::optional<std::string_view>, 3> values;
-  if (!ParseNamedOptions(ctx.argv.subspan(2), kNames, values)) {
-    ctx.reply.Error(errors::kSyntax);
-    return;
-  }
+  PopArgs args;
+  if (!ParsePopArgs(ctx, ctx.argv.subspan(2), &args)) return;
+  const auto& values = args.values;
   BlockRequest request;
   request.with_count = values[0].has_value();
+  request.with_data = args.with_data;
   if (!ParseCount(values[0], &request.count)) {
     ctx.reply.Error(errors::kNotInteger);
     return;
@@ -165,13 +228,14 @@ void BPop(CommandContext& ctx) {
   // (Server::ServeBlocked), each partition's and the any-partition one.
   if (ctx.stats.blocked_clients == 0) {
     auto urls = PopFromPartition(ctx.frontier, request.partition, request.count,
-                                 request.lease_ms, ctx.now_ms);
+                                 request.lease_ms, ctx.now_ms,
+                                 request.with_data);
     if (!urls.ok()) {
       ReplyStatus(ctx.reply, urls.status());
       return;
     }
     if (!urls->empty()) {
-      ReplyPopped(ctx.reply, *urls, request.with_count);
+      ReplyPopped(ctx.reply, *urls, request.with_count, request.with_data);
       return;
     }
   }
@@ -301,8 +365,20 @@ void UrlInfo(CommandContext& ctx) {
       {"backlinks", std::to_string(u.backlinks)},
       {"recrawl", FormatSeconds(u.recrawl_ms)},
       {"due", FormatUnixTime(u.due_ms)},
+      {"created", FormatUnixTime(u.created_ms)},
   };
-  ReplyFields(ctx.reply, fields);
+  // The fields, then "data": its value, or a nil bulk when it has none.
+  ctx.reply.Array(2 * std::size(fields) + 2);
+  for (const auto& [name, value] : fields) {
+    ctx.reply.Bulk(name);
+    ctx.reply.Bulk(value);
+  }
+  ctx.reply.Bulk("data");
+  if (u.data) {
+    ctx.reply.Bulk(*u.data);
+  } else {
+    ctx.reply.Null();
+  }
 }
 
 // DELAY site secs (= SITE DELAY, site_commands.cc)

@@ -155,18 +155,60 @@ TEST(ReplyTest, StatusBecomesOneErrorLine) {
 }
 
 TEST(ReplyTest, PoppedShapes) {
-  std::vector<std::string> none, one = {"http://a/"};
+  std::vector<PoppedUrl> none, one = {{"http://a/", std::nullopt}};
   std::string out;
   ReplyWriter w(&out);
-  ReplyPopped(w, none, false);
-  ReplyPopped(w, none, true);
-  ReplyPopped(w, one, false);
-  ReplyPopped(w, one, true);
+  ReplyPopped(w, none, false, false);
+  ReplyPopped(w, none, true, false);
+  ReplyPopped(w, one, false, false);
+  ReplyPopped(w, one, true, false);
   ReplyPopTimeout(w, false);
   ReplyPopTimeout(w, true);
   EXPECT_EQ(out,
             "$-1\r\n*0\r\n$9\r\nhttp://a/\r\n*1\r\n$9\r\nhttp://a/\r\n"
             "$-1\r\n*-1\r\n");
+}
+
+TEST(ReplyTest, PoppedWithDataShapes) {
+  // WITHDATA: each URL a pair [url, value], the value nil when it has none.
+  std::vector<PoppedUrl> none, two = {{"http://a/", "v"},
+                                      {"http://b/", std::nullopt}};
+  std::string out;
+  ReplyWriter w(&out);
+  ReplyPopped(w, none, false, true);
+  ReplyPopped(w, none, true, true);
+  ReplyPopped(w, two, false, true);
+  ReplyPopped(w, two, true, true);
+  EXPECT_EQ(out,
+            "$-1\r\n*0\r\n"
+            "*2\r\n$9\r\nhttp://a/\r\n$1\r\nv\r\n"
+            "*2\r\n*2\r\n$9\r\nhttp://a/\r\n$1\r\nv\r\n"
+            "*2\r\n$9\r\nhttp://b/\r\n$-1\r\n");
+}
+
+TEST(ArgsTest, ParseOptionsNamesTheWordAtFault) {
+  constexpr std::array<std::string_view, 1> kNames = {"DATA"};
+  constexpr std::array<std::string_view, 1> kFlags = {"WITHDATA"};
+  auto parse = [&](std::vector<std::string> args) {
+    std::array<std::optional<std::string_view>, 1> values;
+    std::array<bool, 1> flags = {false};
+    return ParseOptions(args, kNames, values, kFlags, flags);
+  };
+  EXPECT_FALSE(parse({"data", "x", "withdata"}).has_value());
+  EXPECT_FALSE(parse({"DATA", "WITHDATA"}).has_value());  // a value, any bytes
+  auto twice = parse({"WITHDATA", "withdata"});
+  ASSERT_TRUE(twice.has_value());
+  EXPECT_EQ(twice->kind, OptionError::kRepeated);
+  EXPECT_EQ(twice->word, "withdata");
+  auto bare = parse({"WITHDATA", "DATA"});
+  ASSERT_TRUE(bare.has_value());
+  EXPECT_EQ(bare->kind, OptionError::kNoValue);
+  auto again = parse({"DATA", "a", "DATA", "b"});
+  ASSERT_TRUE(again.has_value());
+  EXPECT_EQ(again->kind, OptionError::kRepeated);
+  auto other = parse({"COUNT", "1"});
+  ASSERT_TRUE(other.has_value());
+  EXPECT_EQ(other->kind, OptionError::kUnknownWord);
 }
 
 BlockRequest Until(int64_t deadline_ms) {

@@ -217,14 +217,15 @@ TEST_F(ConfigCommandsTest, SetIsCheckedWholeAndChangesNothingOnError) {
       failed + "max-attempts')"));
   EXPECT_EQ(Cmd({"CONFIG", "GET", "max-*"}),
             BulkArray({"max-depth", "16", "max-attempts", "5", "max-url-length",
-                       "8192"}));
+                       "8192", "max-url-data", "65536"}));
   // Several valid pairs apply together.
   EXPECT_EQ(Cmd({"CONFIG", "SET", "max-depth", "3", "MAX-ATTEMPTS", "2"}),
             StatusReply("OK"));
   EXPECT_EQ(FieldMap(Cmd({"CONFIG", "GET", "max-*"})),
             (std::map<std::string, std::string>{{"max-depth", "3"},
                                                 {"max-attempts", "2"},
-                                                {"max-url-length", "8192"}}));
+                                                {"max-url-length", "8192"},
+                                                {"max-url-data", "65536"}}));
 }
 
 TEST_F(ConfigCommandsTest, MaxDepthAppliesToTheNextAdd) {

@@ -43,7 +43,7 @@ TEST_F(RedisCliTest, OneShotFrontierCommands) {
   ProcessResult info = RunRedisCli(port, {"URLINFO", "http://a.com/"});
   EXPECT_EQ(info.exit_code, 0);
   std::vector<std::string> lines = Lines(info.out);
-  ASSERT_EQ(lines.size(), 16u) << info.out;
+  ASSERT_EQ(lines.size(), 20u) << info.out;
   EXPECT_EQ(lines[0], "url");
   EXPECT_EQ(lines[1], "http://a.com/");
   EXPECT_EQ(lines[2], "depth");
@@ -56,6 +56,9 @@ TEST_F(RedisCliTest, OneShotFrontierCommands) {
   EXPECT_EQ(lines[10], "backlinks");
   EXPECT_EQ(lines[12], "recrawl");
   EXPECT_EQ(lines[14], "due");
+  EXPECT_EQ(lines[16], "created");
+  EXPECT_EQ(lines[18], "data");
+  EXPECT_EQ(lines[19], "");  // no value: nil, an empty line
   EXPECT_EQ(RunRedisCli(port, {"CONFIRM", "http://a.com/"}).out, "1\n");
   EXPECT_EQ(RunRedisCli(port, {"DELAY", "a.com", "2.5"}).out, "OK\n");
   ProcessResult madd =
@@ -104,15 +107,15 @@ TEST_F(RedisCliTest, CommandsOnStdin) {
                                 "POP COUNT 5\n");
   EXPECT_EQ(r.exit_code, 0) << r.err;
   std::vector<std::string> lines = Lines(r.out);
-  ASSERT_EQ(lines.size(), 2u + 16u + 2u) << r.out;
+  ASSERT_EQ(lines.size(), 2u + 20u + 2u) << r.out;
   EXPECT_EQ(lines[0], "1");
   EXPECT_EQ(lines[1], "1");
   EXPECT_EQ(lines[2], "url");
   EXPECT_EQ(lines[3], "http://a.com/x");
   EXPECT_EQ(lines[4], "depth");
   EXPECT_EQ(lines[5], "2");
-  EXPECT_EQ(lines[18], "http://a.com/");
-  EXPECT_EQ(lines[19], "http://a.com/x");
+  EXPECT_EQ(lines[22], "http://a.com/");
+  EXPECT_EQ(lines[23], "http://a.com/x");
 }
 
 TEST_F(RedisCliTest, PipeMassInsertion) {

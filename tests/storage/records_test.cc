@@ -65,6 +65,8 @@ TEST(RecordsTest, UrlRecordRoundTrips) {
   r.recrawl_ms = 86'400'000;
   r.due_ms = 1'700'000'123'456;
   r.last_fetch_ms = 1'699'999'999'999;
+  r.created_ms = 1'699'999'000'001;
+  r.has_data = true;
   r.url = "http://example.com/a?b=c";
   std::string bytes = EncodeUrlRecord(r);
   UrlRecord back;
@@ -78,12 +80,61 @@ TEST(RecordsTest, UrlRecordRoundTrips) {
   EXPECT_EQ(back.recrawl_ms, r.recrawl_ms);
   EXPECT_EQ(back.due_ms, r.due_ms);
   EXPECT_EQ(back.last_fetch_ms, r.last_fetch_ms);
+  EXPECT_EQ(back.created_ms, r.created_ms);
+  EXPECT_TRUE(back.has_data);
   EXPECT_EQ(back.url, r.url);
+  r.has_data = false;
+  ASSERT_TRUE(DecodeUrlRecord(EncodeUrlRecord(r), &back));
+  EXPECT_FALSE(back.has_data);
+  EXPECT_EQ(back.state, r.state);
   // A fresh URL's record is small: every byte is logged, often twice.
   UrlRecord fresh;
   fresh.url = "http://example.com/";
-  // (2 bytes of version and state, 8 of site fingerprint, 8 varints.)
-  EXPECT_LE(EncodeUrlRecord(fresh).size(), 18 + fresh.url.size());
+  // (2 bytes of version and state, 8 of site fingerprint, 8 varints, and
+  // the creation time, 6 bytes for a time of this century.)
+  fresh.created_ms = 1'700'000'000'000;
+  EXPECT_LE(EncodeUrlRecord(fresh).size(), 24 + fresh.url.size());
+  // Having a value costs the record nothing: a bit of the state byte.
+  fresh.has_data = true;
+  EXPECT_LE(EncodeUrlRecord(fresh).size(), 24 + fresh.url.size());
+}
+
+TEST(RecordsTest, VersionTwoUrlRecordsStillDecode) {
+  // A record written before per-URL data: version 2, no creation time.
+  std::string v2;
+  v2.push_back(2);
+  v2.push_back(static_cast<char>(StoredState::kDone));
+  for (int i = 0; i < 4; ++i) coding::PutVarint(&v2, 3);  // depth..backlinks
+  coding::PutU64(&v2, 0x1122334455667788ULL);
+  coding::PutSignedVarint(&v2, 0);
+  coding::PutSignedVarint(&v2, 0);
+  coding::PutSignedVarint(&v2, 1'700'000'000'000);
+  v2 += "http://example.com/old";
+  UrlRecord back;
+  ASSERT_TRUE(DecodeUrlRecord(v2, &back));
+  EXPECT_EQ(back.state, StoredState::kDone);
+  EXPECT_EQ(back.site_fp, 0x1122334455667788ULL);
+  EXPECT_EQ(back.last_fetch_ms, 1'700'000'000'000);
+  EXPECT_EQ(back.created_ms, 0);
+  EXPECT_FALSE(back.has_data);
+  EXPECT_EQ(back.url, "http://example.com/old");
+  // Version 2 knew no data bit: a state byte with it is refused.
+  v2[1] = static_cast<char>(0x80 | 2);
+  EXPECT_FALSE(DecodeUrlRecord(v2, &back));
+}
+
+TEST(RecordsTest, UrlDataRoundTrips) {
+  std::string bytes;
+  const std::string value("any\0bytes\xff", 11);
+  EncodeUrlData(value, &bytes);
+  std::string_view back;
+  ASSERT_TRUE(DecodeUrlData(bytes, &back));
+  EXPECT_EQ(back, value);
+  EncodeUrlData("", &bytes);
+  ASSERT_TRUE(DecodeUrlData(bytes, &back));
+  EXPECT_EQ(back, "");
+  EXPECT_FALSE(DecodeUrlData("", &back));
+  EXPECT_FALSE(DecodeUrlData(std::string_view("\x07x", 2), &back));
 }
 
 TEST(RecordsTest, BadUrlRecordsAreRefused) {
