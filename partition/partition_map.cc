@@ -1,5 +1,7 @@
 #include "partition/partition_map.h"
 
+#include "partition/host_suffix.h"
+
 #include <unordered_set>
 
 namespace frontier::partition {
@@ -10,34 +12,6 @@ constexpr size_t kMaxNameLength = 64;
 bool IsNameChar(char c) {
   return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
          (c >= '0' && c <= '9') || c == '_' || c == '.' || c == ':' || c == '-';
-}
-
-bool IsLabelChar(char c) {
-  return (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '_' ||
-         c == '-';
-}
-
-char Lower(char c) { return c >= 'A' && c <= 'Z' ? c - 'A' + 'a' : c; }
-
-// The suffix as Match() compares it, or "" if it is malformed.
-std::string NormaliseSuffix(std::string_view suffix) {
-  if (!suffix.empty() && suffix.front() == '.') suffix.remove_prefix(1);
-  std::string out;
-  out.reserve(suffix.size());
-  bool label_empty = true;
-  for (char c : suffix) {
-    c = Lower(c);
-    if (c == '.') {
-      if (label_empty) return "";
-      label_empty = true;
-    } else if (IsLabelChar(c)) {
-      label_empty = false;
-    } else {
-      return "";
-    }
-    out += c;
-  }
-  return label_empty ? "" : out;
 }
 
 bool IsSeparator(char c) { return c == ',' || c == '\n' || c == '\r'; }
@@ -77,7 +51,7 @@ bool PartitionMap::Add(std::string_view name,
   std::vector<std::string> normalised;
   std::unordered_set<std::string> own;
   for (std::string_view suffix : suffixes) {
-    std::string s = NormaliseSuffix(suffix);
+    std::string s = NormaliseHostSuffix(suffix);
     if (s.empty()) {
       *error = "bad suffix '" + std::string(suffix) + "' in partition " +
                quoted +

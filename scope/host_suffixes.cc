@@ -1,38 +1,13 @@
+// HostSuffixes: see host_suffixes.h.
 #include "scope/host_suffixes.h"
+
+#include "partition/host_suffix.h"
 
 namespace frontier::scope {
 namespace {
 
-bool IsLabelChar(char c) {
-  return (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '_' ||
-         c == '-';
-}
-
-char Lower(char c) { return c >= 'A' && c <= 'Z' ? c - 'A' + 'a' : c; }
-
 bool IsSeparator(char c) {
   return c == ' ' || c == '\t' || c == ',' || c == '\n' || c == '\r';
-}
-
-// The suffix as Allows() compares it, or "" if it is malformed.
-std::string Normalise(std::string_view suffix) {
-  if (!suffix.empty() && suffix.front() == '.') suffix.remove_prefix(1);
-  std::string out;
-  out.reserve(suffix.size());
-  bool label_empty = true;
-  for (char c : suffix) {
-    c = Lower(c);
-    if (c == '.') {
-      if (label_empty) return "";
-      label_empty = true;
-    } else if (IsLabelChar(c)) {
-      label_empty = false;
-    } else {
-      return "";
-    }
-    out += c;
-  }
-  return label_empty ? "" : out;
 }
 
 }  // namespace
@@ -46,7 +21,7 @@ bool HostSuffixes::AddText(std::string_view text, std::string* error) {
     while (i < text.size() && !IsSeparator(text[i])) ++i;
     if (i == start) continue;
     const std::string_view word = text.substr(start, i - start);
-    std::string s = Normalise(word);
+    std::string s = partition::NormaliseHostSuffix(word);
     if (s.empty()) {
       *error = "bad host suffix '" + std::string(word) +
                "' (expected a host or domain such as example.com or .edu)";
