@@ -1,0 +1,348 @@
+"""The scheduler: Scrapy's requests through a frontierd frontier.
+
+Every request the spider yields is ADDed to the frontier with the whole
+request as the URL's value (serialize.py); next_request POPs leased URLs
+WITHDATA and rebuilds their requests; signals report each lease back:
+CONFIRM (a response), FAIL (a 429 or 5xx, a download error, a request a
+middleware ignored), RELEASE (a request dropped, the spider closing).
+Each popped request carries a lease token in its meta; Scrapy copies meta
+into the requests its middlewares derive (redirects, retries), which is
+how a redirect stays on its lease, and a spider's child request that
+copies response.meta is told apart: its parent's lease is then resolved.
+"""
+import collections
+import logging
+import time
+import uuid
+from urllib.parse import urldefrag, urlsplit
+
+from scrapy import Request, signals
+from scrapy.exceptions import IgnoreRequest
+
+import frontierd
+
+from .serialize import PRIVATE_PREFIX, dumps_request, loads_request
+
+logger = logging.getLogger(__name__)
+
+TOKEN = PRIVATE_PREFIX + "_token"
+KEY = PRIVATE_PREFIX + "_key"
+MARKER = "frontierd-req"  # the query parameter of requests the URL cannot name
+
+
+class Scheduler:
+    """SCHEDULER = "scrapy_frontierd.Scheduler" (docs/scrapy.md)."""
+
+    def __init__(self, crawler):
+        self.crawler = crawler
+        s = crawler.settings
+        self.url = s.get("FRONTIERD_URL", "redis://127.0.0.1:7379")
+        crawl = s.get("FRONTIERD_CRAWL")
+        if crawl not in (None, "", "default"):
+            raise ValueError(
+                f"FRONTIERD_CRAWL={crawl!r}: this frontierd has no crawl "
+                "namespaces yet; leave it unset (or 'default')")
+        self.partition = s.get("FRONTIERD_PARTITION") or None
+        self.lease = s.getfloat("FRONTIERD_LEASE", 0) or None
+        self.pop_count = s.getint(
+            "FRONTIERD_POP_COUNT", min(16, s.getint("CONCURRENT_REQUESTS", 16)))
+        self.poll_interval = s.getfloat("FRONTIERD_POLL_INTERVAL", 0.1)
+        self.retry_delay = s.getfloat("FRONTIERD_RETRY_DELAY", 60)
+        self.idle_timeout = s.getfloat("FRONTIERD_IDLE_TIMEOUT", 0)
+        self.max_idle = s.getfloat("FRONTIERD_MAX_IDLE", 0)
+        self.stats = crawler.stats
+        self.frontier = None
+        self.spider = None
+        self.buffer = collections.deque()
+        self.leases = {}  # token -> {"key", "popped", "robots"}
+        self.failed = collections.OrderedDict()  # tokens FAILed, bounded
+        self.downloaded = set()  # id() of requests a response came for
+        self.next_poll = 0.0
+        self.last_pop = time.monotonic()
+        self.empty_since = None
+        self.cached = (0.0, None)
+
+    @classmethod
+    def from_crawler(cls, crawler):
+        self = cls(crawler)
+        crawler.signals.connect(self._response_downloaded,
+                                signals.response_downloaded)
+        crawler.signals.connect(self._left_downloader,
+                                signals.request_left_downloader)
+        crawler.signals.connect(self._response_received,
+                                signals.response_received)
+        crawler.signals.connect(self._request_dropped, signals.request_dropped)
+        return self
+
+    # ---- BaseScheduler ------------------------------------------------
+    def open(self, spider):
+        self.spider = spider
+        self.frontier = frontierd.Frontier.from_url(self.url,
+                                                    socket_timeout=30)
+        self.frontier.ping()
+        logger.info("frontierd scheduler on %s", self._safe_url())
+
+    def close(self, reason):
+        held = list(self.leases.items())
+        released = 0
+        for token, lease in held:
+            try:
+                if self.frontier.release(lease["key"]):
+                    released += 1
+            except Exception:  # the lease expires anyway
+                logger.warning("RELEASE %s failed", lease["key"], exc_info=True)
+        self.leases.clear()
+        self.buffer.clear()
+        self._inc("released", released)
+        self._frontier_stats(force=True)
+        if released:
+            logger.info("frontierd: released %d leases at close", released)
+        self.frontier.close()
+
+    def has_pending_requests(self):
+        if self.buffer:
+            return True
+        now = time.monotonic()
+        counts = self._frontier_stats()
+        if counts is None:
+            return True
+        remaining = counts["queued"] + counts["leased"] + counts["scheduled"]
+        if remaining == 0:
+            if self.empty_since is None:
+                self.empty_since = now
+            return now - self.empty_since < self.idle_timeout
+        self.empty_since = None
+        if self.max_idle and now - self.last_pop > self.max_idle:
+            logger.info("frontierd: nothing popped for %.0f s, closing with "
+                        "%d URLs still to come", self.max_idle, remaining)
+            return False
+        return True
+
+    def enqueue_request(self, request):
+        token = request.meta.get(TOKEN)
+        if token is not None and token in self.leases:
+            # A redirect or retry of a request on a lease we hold.
+            self.buffer.append(request)
+            return True
+        if token is not None and token in self.failed:
+            # A retry of a request already FAILed: the frontier retries it.
+            self._inc("retry_to_frontier")
+            return False
+        key = self._key(request)
+        ref = request.meta.get("frontierd_ref")
+        if ref is None:
+            referer = request.headers.get("Referer")
+            ref = referer.decode("latin-1") if referer else None
+        priority = min(9999, max(0, 5000 - int(request.priority)))
+        if isinstance(request.errback, _Errback):  # derived from a popped one
+            request = request.replace(errback=request.errback.original)
+        try:
+            data = dumps_request(request, self.spider)
+        except (TypeError, ValueError) as exc:
+            logger.error("frontierd: cannot store %s: %s", request, exc)
+            self._inc("unserialisable")
+            return False
+        try:
+            reply = self.frontier.add(key, ref, priority=priority, data=data)
+        except frontierd.InvalidRef:
+            reply = self.frontier.add(key, priority=priority, data=data)
+        except frontierd.ArgumentError as exc:
+            logger.error("frontierd: refused %s: %s", request, exc)
+            self._inc("refused")
+            return False
+        self._inc({1: "added", 0: "duplicates"}.get(reply, "refused"))
+        return reply == 1
+
+    def next_request(self):
+        if not self.buffer and time.monotonic() >= self.next_poll:
+            self._pop()
+        if self.buffer:
+            return self.buffer.popleft()
+        # Nothing ready: ask the engine to call again soon (its own heartbeat
+        # is 5 s).
+        slot = getattr(self.crawler.engine, "slot", None)
+        if slot is not None:
+            slot.nextcall.schedule(self.poll_interval)
+        return None
+
+    # ---- popping ---------------------------------------------------------
+    def _pop(self):
+        popped = self.frontier.pop(count=self.pop_count, lease=self.lease,
+                                   partition=self.partition, withdata=True)
+        if not popped:
+            self.next_poll = time.monotonic() + self.poll_interval
+            return
+        self.last_pop = time.monotonic()
+        self._inc("popped", len(popped))
+        for key, data in popped:
+            token = uuid.uuid4().hex
+            robots = data is None and _is_robots(key)
+            try:
+                request = self._rebuild(key, data, robots)
+            except Exception as exc:
+                logger.error("frontierd: cannot rebuild %s: %s", key, exc)
+                self.frontier.fail(key, delay=self.retry_delay)
+                self._inc("unloadable")
+                continue
+            request.meta[TOKEN] = token
+            request.meta[KEY] = key
+            request.errback = _Errback(self, request.errback)
+            self.leases[token] = {"key": key, "popped": time.monotonic(),
+                                  "robots": robots}
+            self.buffer.append(request)
+
+    def _rebuild(self, key, data, robots):
+        if robots:
+            # Fetched for the frontier, which reads the rules: no spider
+            # callback sees it, no retry hammers a failing site.
+            return Request(key, callback=_no_output, dont_filter=True,
+                           priority=1000,
+                           meta={"handle_httpstatus_all": True,
+                                 "dont_retry": True,
+                                 "dont_obey_robotstxt": True})
+        if data is None:  # added by something else (redis-cli, a seed list)
+            return Request(key, dont_filter=True)
+        return loads_request(data, self.spider)
+
+    def _key(self, request):
+        """The URL the frontier knows the request by: its URL, or, for a
+        request a URL does not name (dont_filter, a body), the URL with a
+        query parameter that the frontier keeps (it drops fragments)."""
+        url = urldefrag(request.url)[0]
+        if request.dont_filter:
+            tag = uuid.uuid4().hex
+        elif request.method not in ("GET", "HEAD") or request.body:
+            tag = self.crawler.request_fingerprinter.fingerprint(request).hex()
+        else:
+            return url
+        return f"{url}{'&' if '?' in url else '?'}{MARKER}={tag}"
+
+    # ---- lease reports -----------------------------------------------------
+    def _resolve(self, token):
+        lease = self.leases.pop(token, None)
+        return lease
+
+    def _fail(self, token, **kwargs):
+        lease = self._resolve(token)
+        if lease is None:
+            return
+        self.failed[token] = True
+        while len(self.failed) > 100000:
+            self.failed.popitem(last=False)
+        try:
+            self.frontier.fail(lease["key"], **kwargs)
+            self._inc("failed")
+        except frontierd.FrontierdError:
+            logger.warning("FAIL %s refused", lease["key"], exc_info=True)
+
+    def _response_downloaded(self, response, request, spider):
+        self.downloaded.add(id(request))
+        token = request.meta.get(TOKEN)
+        lease = self.leases.get(token)
+        if lease is None or lease["robots"]:
+            return
+        status = response.status
+        if status == 429 or status >= 500:
+            retry_after = response.headers.get("Retry-After")
+            kwargs = {"status": status}
+            if retry_after:
+                kwargs["retry_after"] = retry_after.decode("latin-1")
+            if status not in (429, 503):
+                kwargs["delay"] = self.retry_delay
+            self._fail(token, **kwargs)
+
+    def _left_downloader(self, request, spider):
+        if id(request) in self.downloaded:
+            self.downloaded.discard(id(request))
+            return
+        token = request.meta.get(TOKEN)
+        if token in self.leases:  # no response: a download error
+            self._fail(token, delay=self.retry_delay)
+
+    def _response_received(self, response, request, spider):
+        token = request.meta.get(TOKEN)
+        lease = self._resolve(token)
+        if lease is None:
+            return
+        try:
+            if lease["robots"]:
+                self.frontier.confirm(lease["key"], status=response.status,
+                                      body=response.body)
+                self._inc("robots_confirmed")
+                return
+            latency = request.meta.get("download_latency")
+            if latency is None:
+                latency = time.monotonic() - lease["popped"]
+            self.frontier.confirm(lease["key"], status=response.status,
+                                  fetch_ms=latency * 1000)
+            self._inc("confirmed")
+        except frontierd.FrontierdError:
+            logger.warning("CONFIRM %s refused", lease["key"], exc_info=True)
+
+    def _request_dropped(self, request, spider):
+        lease = self._resolve(request.meta.get(TOKEN))
+        if lease is not None:
+            self.frontier.release(lease["key"])
+            self._inc("released")
+
+    def _errback_failed(self, request, failure):
+        """A request on a lease ended in an error with no response: an
+        IgnoreRequest of a downloader middleware, an exception. FAIL (an
+        attempt counted, so a request every process ignores dies after
+        max-attempts instead of going round forever)."""
+        token = request.meta.get(TOKEN)
+        if token in self.leases:
+            if failure.check(IgnoreRequest):
+                self._inc("ignored")
+            self._fail(token, delay=self.retry_delay)
+
+    # ---- stats ---------------------------------------------------------------
+    def _inc(self, name, count=1):
+        if self.stats is not None and count:
+            self.stats.inc_value("frontierd/" + name, count)
+
+    def _frontier_stats(self, force=False):
+        at, counts = self.cached
+        now = time.monotonic()
+        if not force and counts is not None and now - at < self.poll_interval:
+            return counts
+        try:
+            counts = self.frontier.stats()
+        except Exception:
+            logger.warning("frontierd: STATS failed", exc_info=True)
+            return None
+        self.cached = (now, counts)
+        if self.stats is not None:
+            for name, value in counts.items():
+                self.stats.set_value("frontierd/server/" + name, value)
+        return counts
+
+    def _safe_url(self):
+        parts = urlsplit(self.url)
+        host = parts.hostname or ""
+        return f"{parts.scheme}://{host}:{parts.port or 7379}"
+
+
+def _is_robots(url):
+    parts = urlsplit(url)
+    return parts.path == "/robots.txt" and not parts.query
+
+
+def _no_output(response):
+    return []
+
+
+class _Errback:
+    """The request's errback, after the scheduler has seen the failure."""
+
+    def __init__(self, scheduler, original):
+        self.scheduler = scheduler
+        self.original = original
+
+    def __call__(self, failure):
+        request = getattr(failure, "request", None)
+        if request is not None:
+            self.scheduler._errback_failed(request, failure)
+        if self.original is not None:
+            return self.original(failure)
+        return failure
