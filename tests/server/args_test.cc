@@ -6,6 +6,7 @@
 #include <gtest/gtest.h>
 
 #include <array>
+#include <list>
 #include <string>
 #include <vector>
 
@@ -189,10 +190,13 @@ TEST(ReplyTest, PoppedWithDataShapes) {
 TEST(ArgsTest, ParseOptionsNamesTheWordAtFault) {
   constexpr std::array<std::string_view, 1> kNames = {"DATA"};
   constexpr std::array<std::string_view, 1> kFlags = {"WITHDATA"};
+  // OptionError::word views the arguments: they must outlive the result.
+  std::list<std::vector<std::string>> kept;
   auto parse = [&](std::vector<std::string> args) {
+    kept.push_back(std::move(args));
     std::array<std::optional<std::string_view>, 1> values;
     std::array<bool, 1> flags = {false};
-    return ParseOptions(args, kNames, values, kFlags, flags);
+    return ParseOptions(kept.back(), kNames, values, kFlags, flags);
   };
   EXPECT_FALSE(parse({"data", "x", "withdata"}).has_value());
   EXPECT_FALSE(parse({"DATA", "WITHDATA"}).has_value());  // a value, any bytes
