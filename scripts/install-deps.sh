@@ -17,7 +17,7 @@ BUILD_PACKAGES=(
 )
 TEST_PACKAGES=(
   clang libclang-rt-14-dev
-  python3 python3-protego python3-redis python3-scrapy
+  python3 python3-protego python3-redis python3-scrapy python3-venv
   prometheus chromium curl
   podman buildah debootstrap runc
 )
