@@ -98,12 +98,20 @@ void HintCommand(CommandContext& ctx) {
   } else {
     hint = OverallHint(ctx.frontier, ctx.stats.blocked_clients);
   }
-  ctx.reply.Array(5);
+  // Field/value pairs, as URLINFO and STATS answer (issue 25 §3).
+  const std::pair<std::string_view, uint64_t> counts[] = {
+      {"n", hint.inputs.capacity},
+      {"ready_sites", hint.inputs.ready_sites},
+      {"leased", hint.inputs.leased},
+      {"waiting", hint.inputs.waiting},
+  };
+  ctx.reply.Array(2 + 2 * std::size(counts));
+  ctx.reply.Bulk("advice");
   ctx.reply.Bulk(partition::AdviceName(hint.advice));
-  ctx.reply.Int(static_cast<int64_t>(hint.inputs.capacity));
-  ctx.reply.Int(static_cast<int64_t>(hint.inputs.ready_sites));
-  ctx.reply.Int(static_cast<int64_t>(hint.inputs.leased));
-  ctx.reply.Int(static_cast<int64_t>(hint.inputs.waiting));
+  for (const auto& [name, value] : counts) {
+    ctx.reply.Bulk(name);
+    ctx.reply.Int(static_cast<int64_t>(value));
+  }
 }
 
 // INFO's "# Partitions": a line per partition, as Redis's keyspace lines:

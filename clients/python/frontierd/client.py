@@ -319,9 +319,11 @@ class Frontier:
     def hint(self, partition=None):
         """HINT: {advice (str), n, ready_sites, leased, waiting (int)}."""
         args = ["HINT"] + (["PARTITION", partition] if partition else [])
-        advice, n, ready, leased, waiting = self.execute(*args)
-        return {"advice": _s(advice), "n": n, "ready_sites": ready,
-                "leased": leased, "waiting": waiting}
+        fields = _pairs(self.execute(*args))
+        return {"advice": _s(fields["advice"]), "n": int(fields["n"]),
+                "ready_sites": int(fields["ready_sites"]),
+                "leased": int(fields["leased"]),
+                "waiting": int(fields["waiting"])}
 
     # ---- sites and robots ---------------------------------------------------
     def site_info(self, site):
