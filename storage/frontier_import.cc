@@ -66,9 +66,10 @@ StatusOr<std::vector<StatusOr<ImportOutcome>>> FrontierImpl::Import(
       if (!name.ok()) {
         out[i] = name.status();
       } else if (*name != site->name) {
-        out[i] = Status::InvalidArgument(
-            "site '" + site->name + "' is not a site under this server's "
-            "politeness-scope (it would be '" + *name + "')");
+        out[i] = Status::InvalidArgument("site '" + site->name +
+                                         "' is not a site under this server's "
+                                         "politeness-scope (it would be '" +
+                                         *name + "')");
       }
     } else {
       const ImportRobots& p = std::get<ImportRobots>(item);
@@ -144,8 +145,8 @@ Status FrontierImpl::ImportUrlRecord(DbTxn* t, const ImportUrl& in,
     rec.due_ms = in.due_ms;
     s = AddTimer(t, in.due_ms, url.key);
   } else if (in.state == StoredState::kExcluded) {
-    s = excluded_.Put(t, EncodeExcludedKey(Fingerprint(OriginOf(url.norm)),
-                                           url.key), "");
+    s = excluded_.Put(
+        t, EncodeExcludedKey(Fingerprint(OriginOf(url.norm)), url.key), "");
   }
   if (s.ok() && in.data) s = SetData(t, url.key, &rec, in.data);
   if (s.ok()) s = StoreUrl(t, url.key, rec);

@@ -9,7 +9,9 @@
 // that follow. The reply has one entry per record: 1 (stored), 0 (known
 // already, kept) or an error for a record refused, which changes nothing.
 // The stored ones are written in one transaction (Frontier::Import).
+#include <cstdint>
 #include <optional>
+#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -23,12 +25,15 @@ namespace frontier::commands {
 namespace {
 
 constexpr int64_t kMaxPairs = 64;
+constexpr int64_t kMaxMs = int64_t{1} << 52;  // far beyond any date
 
 // One record's fields, as parsed; `error` set if one is bad.
 struct FieldReader {
   std::string error;
   void Fail(std::string_view field, std::string_view why) {
-    if (error.empty()) error = std::string("field '") + std::string(field) + "': " + std::string(why);
+    if (error.empty()) {
+      error = "field '" + std::string(field) + "': " + std::string(why);
+    }
   }
   template <typename T>
   void Int(std::string_view field, std::string_view value, int64_t lo,
@@ -43,8 +48,6 @@ struct FieldReader {
   }
 };
 
-constexpr int64_t kMaxMs = int64_t{1} << 52;  // far beyond any date
-
 std::optional<StoredState> ParseState(std::string_view s, bool recrawl) {
   if (s == "queued" || s == "leased") return StoredState::kQueued;
   if (s == "done") return StoredState::kDone;
@@ -58,9 +61,9 @@ std::optional<StoredState> ParseState(std::string_view s, bool recrawl) {
 }
 
 std::optional<RobotsState> ParseRobotsState(std::string_view s) {
-  for (RobotsState r : {RobotsState::kUnknown, RobotsState::kFetching,
-                        RobotsState::kOk, RobotsState::kAllowAll,
-                        RobotsState::kUnreachable}) {
+  for (RobotsState r :
+       {RobotsState::kUnknown, RobotsState::kFetching, RobotsState::kOk,
+        RobotsState::kAllowAll, RobotsState::kUnreachable}) {
     if (s == RobotsStateName(r)) return r;
   }
   return std::nullopt;
@@ -104,8 +107,11 @@ ImportUrl ReadUrl(std::span<const std::string> kv, FieldReader* f) {
   }
   if (!have_url) f->Fail("url", "missing");
   std::optional<StoredState> s = ParseState(state, recrawl);
-  if (!s) f->Fail("state", "unknown state '" + state + "'");
-  else u.state = *s;
+  if (s) {
+    u.state = *s;
+  } else {
+    f->Fail("state", "unknown state '" + state + "'");
+  }
   if (state == "leased") u.due_ms = 0;  // queued again: see docs
   return u;
 }
@@ -114,16 +120,25 @@ ImportSite ReadSite(std::span<const std::string> kv, FieldReader* f) {
   ImportSite site;
   for (size_t i = 0; i + 1 < kv.size(); i += 2) {
     std::string_view k = kv[i], v = kv[i + 1];
-    if (k == "name") site.name = v;
-    else if (k == "delay") f->Int(k, v, -1, kMaxMs, &site.delay_ms);
-    else if (k == "next_allowed") f->Int(k, v, 0, kMaxMs, &site.next_allowed_ms);
-    else if (k == "block_until") f->Int(k, v, 0, kMaxMs, &site.block_until_ms);
-    else if (k == "backoffs") f->Int(k, v, 0, UINT32_MAX, &site.backoffs);
-    else if (k == "max_urls") f->Int(k, v, 0, INT64_MAX, &site.max_urls);
-    else if (k == "robots_delay") f->Int(k, v, -1, kMaxMs, &site.robots_delay_ms);
-    else if (k == "adaptive_delay")
+    if (k == "name") {
+      site.name = v;
+    } else if (k == "delay") {
+      f->Int(k, v, -1, kMaxMs, &site.delay_ms);
+    } else if (k == "next_allowed") {
+      f->Int(k, v, 0, kMaxMs, &site.next_allowed_ms);
+    } else if (k == "block_until") {
+      f->Int(k, v, 0, kMaxMs, &site.block_until_ms);
+    } else if (k == "backoffs") {
+      f->Int(k, v, 0, UINT32_MAX, &site.backoffs);
+    } else if (k == "max_urls") {
+      f->Int(k, v, 0, INT64_MAX, &site.max_urls);
+    } else if (k == "robots_delay") {
+      f->Int(k, v, -1, kMaxMs, &site.robots_delay_ms);
+    } else if (k == "adaptive_delay") {
       f->Int(k, v, -1, kMaxMs, &site.adaptive_delay_ms);
-    else f->Fail(k, "unknown field of a site");
+    } else {
+      f->Fail(k, "unknown field of a site");
+    }
   }
   if (site.name.empty()) f->Fail("name", "missing");
   return site;
@@ -137,8 +152,11 @@ ImportRobots ReadRobots(std::span<const std::string> kv, FieldReader* f) {
       p.origin = v;
     } else if (k == "state") {
       std::optional<RobotsState> s = ParseRobotsState(v);
-      if (!s) f->Fail(k, "unknown robots state");
-      else p.state = *s;
+      if (s) {
+        p.state = *s;
+      } else {
+        f->Fail(k, "unknown robots state");
+      }
     } else if (k == "status") {
       f->Int(k, v, 0, 599, &p.status);
     } else if (k == "fetched") {
@@ -186,9 +204,10 @@ void Import(CommandContext& ctx) {
     } else if (EqualsIgnoreCase(args[0], "ROBOTS")) {
       batch.items.emplace_back(ReadRobots(kv, &f));
     } else {
-      ctx.reply.Error("ERR syntax error: IMPORT kind must be URL, SITE or "
-                      "ROBOTS (record " +
-                      std::to_string(batch.items.size() + 1) + ")");
+      ctx.reply.Error(
+          "ERR syntax error: IMPORT kind must be URL, SITE or "
+          "ROBOTS (record " +
+          std::to_string(batch.items.size() + 1) + ")");
       return;
     }
     errors.push_back(std::move(f.error));

@@ -8,13 +8,19 @@ namespace {
 
 const char* StateName(StoredState s) {
   switch (s) {
-    case StoredState::kQueued: return "queued";
-    case StoredState::kLeased: return "leased";
-    case StoredState::kDone: return "done";
+    case StoredState::kQueued:
+      return "queued";
+    case StoredState::kLeased:
+      return "leased";
+    case StoredState::kDone:
+      return "done";
     case StoredState::kScheduledRetry:
-    case StoredState::kScheduledRecrawl: return "scheduled";
-    case StoredState::kDead: return "dead";
-    case StoredState::kExcluded: return "excluded";
+    case StoredState::kScheduledRecrawl:
+      return "scheduled";
+    case StoredState::kDead:
+      return "dead";
+    case StoredState::kExcluded:
+      return "excluded";
   }
   return "unknown";
 }
@@ -44,8 +50,11 @@ bool IsUtf8(std::string_view s) {
   size_t i = 0;
   while (i < s.size()) {
     const auto c = static_cast<unsigned char>(s[i]);
-    size_t len = c < 0x80 ? 1 : (c >> 5) == 6 ? 2 : (c >> 4) == 14 ? 3
-                                : (c >> 3) == 30 ? 4 : 0;
+    size_t len = c < 0x80         ? 1
+                 : (c >> 5) == 6  ? 2
+                 : (c >> 4) == 14 ? 3
+                 : (c >> 3) == 30 ? 4
+                                  : 0;
     if (len == 0 || i + len > s.size()) return false;
     if (len == 2 && c < 0xc2) return false;  // overlong
     uint32_t cp = len == 1 ? c : c & (0x7f >> len);
@@ -156,7 +165,8 @@ std::string UrlLine(const UrlRecord& r, const std::string& site_name,
   FieldS(&out, "url", r.url);
   FieldS(&out, "site", site_name);
   FieldS(&out, "state", StateName(r.state));
-  if (r.state == StoredState::kScheduledRetry) FieldS(&out, "schedule", "retry");
+  if (r.state == StoredState::kScheduledRetry)
+    FieldS(&out, "schedule", "retry");
   if (r.state == StoredState::kScheduledRecrawl) {
     FieldS(&out, "schedule", "recrawl");
   }

@@ -56,9 +56,10 @@ bool HostInSite(std::string_view host, std::string_view site) {
 // The host of an origin ("https://example.com:8443" -> "example.com").
 std::string_view OriginHost(std::string_view origin) {
   size_t p = origin.find("://");
-  std::string_view host = p == std::string_view::npos ? origin
-                                                      : origin.substr(p + 3);
-  if (!host.empty() && host[0] == '[') return host.substr(0, host.find(']') + 1);
+  std::string_view host =
+      p == std::string_view::npos ? origin : origin.substr(p + 3);
+  if (!host.empty() && host[0] == '[')
+    return host.substr(0, host.find(']') + 1);
   return host.substr(0, host.find(':'));
 }
 
@@ -76,8 +77,8 @@ Status RemoteBackup(const std::string& from, const std::string& target) {
     if (c) redisFree(c);
     return Status::IOError("cannot connect to " + from + ": " + why);
   }
-  auto* r = static_cast<redisReply*>(
-      redisCommand(c, "BACKUP %s", target.c_str()));
+  auto* r =
+      static_cast<redisReply*>(redisCommand(c, "BACKUP %s", target.c_str()));
   Status s;
   if (r == nullptr) {
     s = Status::IOError(std::string("BACKUP: ") + c->errstr);
@@ -124,9 +125,9 @@ Status Export(const std::string& dir, const std::string& site, Counts* n) {
                               const std::optional<std::string>& data) {
       if (!all && rec.site_fp != site_fp) return Status::OK();
       auto it = names.find(rec.site_fp);
-      std::fputs(ex::UrlLine(rec, it == names.end() ? none : it->second, data)
-                     .c_str(),
-                 stdout);
+      std::fputs(
+          ex::UrlLine(rec, it == names.end() ? none : it->second, data).c_str(),
+          stdout);
       n->urls++;
       return Status::OK();
     });
@@ -185,9 +186,9 @@ int main(int argc, char** argv) {
     std::error_code ec;
     std::filesystem::remove_all(copy, ec);
   }
-  const double secs = std::chrono::duration<double>(
-                          std::chrono::steady_clock::now() - started)
-                          .count();
+  const double secs =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - started)
+          .count();
   if (!s.ok()) {
     std::fprintf(stderr, "frontierd-export: %s\n", s.ToString().c_str());
     return 1;

@@ -44,7 +44,8 @@ Status SnapshotReader::Open(const std::string& dir) {
   env_.reset(new DbEnv(DB_CXX_NO_EXCEPTIONS));
   env_->set_errpfx("frontierd-export(bdb)");
   env_->set_errfile(stderr);
-  Status s = bdb::FromDb(env_->set_cachesize(0, kCacheBytes, 1), "set_cachesize");
+  Status s =
+      bdb::FromDb(env_->set_cachesize(0, kCacheBytes, 1), "set_cachesize");
   if (!s.ok()) return s;
   s = bdb::FromDb(env_->open(dir.c_str(),
                              DB_CREATE | DB_INIT_LOG | DB_INIT_MPOOL |

@@ -37,9 +37,9 @@ class SnapshotReader {
   Status ForEachPolicy(const std::function<Status(const PolicyRecord&)>& fn);
   // URLs of sites being removed (SITE DELETE under way) are skipped, as
   // the server treats them as gone. `data` is nullopt without a value.
-  Status ForEachUrl(const std::function<Status(
-                        const UrlRecord&, const std::optional<std::string>&)>&
-                        fn);
+  Status ForEachUrl(
+      const std::function<Status(const UrlRecord&,
+                                 const std::optional<std::string>&)>& fn);
 
  private:
   Status LoadDeleting();
