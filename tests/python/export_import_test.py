@@ -228,6 +228,22 @@ class ExportImportTest(unittest.TestCase):
             self.assertEqual(len(url_lines), 9)
             self.assertTrue(all('"site":"q1.test"' in l for l in url_lines))
 
+    def test_one_partition(self):
+        with servers.frontierd(BINARY, *FLAGS, "--partition",
+                               "edu edu, big example.com") as a:
+            c = Client(a.port)
+            for u in ["http://a.edu/1", "http://b.x.edu/2", "http://c.net/3",
+                      "http://www.example.com/4"]:
+                c("ADD", u)
+            lines = export(a.port, "--partition", "edu").decode()
+            self.assertEqual(lines.count('"type":"url"'), 2)
+            self.assertIn('"url":"http://a.edu/1"', lines)
+            self.assertIn('"url":"http://b.x.edu/2"', lines)
+            self.assertNotIn("c.net", lines)
+            self.assertEqual(
+                export(a.port, "--partition", "default").decode().count(
+                    '"type":"url"'), 1)
+
     def test_bad_lines(self):
         good = b'{"type":"url","url":"http://ok.test/1","state":"queued"}\n'
         data = (b'{"type":"frontier","version":1,"exported":0}\n' + good +
