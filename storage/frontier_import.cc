@@ -65,6 +65,9 @@ StatusOr<std::vector<StatusOr<ImportOutcome>>> FrontierImpl::Import(
       StatusOr<std::string> name = SiteNameOf(site->name);
       if (!name.ok()) {
         out[i] = name.status();
+      } else if (deleting_.contains(Fingerprint(*name))) {
+        out[i] = Status::InvalidArgument("site '" + *name +
+                                         "' is being deleted");
       } else if (*name != site->name) {
         out[i] = Status::InvalidArgument("site '" + site->name +
                                          "' is not a site under this server's "
