@@ -118,6 +118,9 @@ constexpr std::array kCommands = {
                 "Returns details about commands."},
     CommandSpec{"shutdown", c::Shutdown, -1, kA, "server",
                 "Checkpoints and stops the server."},
+    CommandSpec{"import", c::Import, -3, kW, "server",
+                "Loads exported URLs, sites and robots.txt origins "
+                "(IMPORT URL|SITE|ROBOTS count field value ...)."},
     CommandSpec{"backup", c::Backup, 2, kA, "server",
                 "Copies a consistent snapshot of the data to a directory."},
     CommandSpec{"config", c::ConfigCommand, -2, kA | kSub, "server",

@@ -30,6 +30,9 @@
 
 namespace frontier {
 
+struct ImportBatch;  // storage/import_records.h
+enum class ImportOutcome;
+
 // G+p+h(K), p+G+h(K), or most back-links first, then G+p+h(K) (by the
 // class floor(log2(1 + back-links)), see records.h).
 enum class QueueOrder { kBfs, kPriority, kPopularity };
@@ -617,6 +620,18 @@ class Frontier {
   // for the copy (the data and log size). InvalidArgument for a bad
   // target, IOError if the copy fails (the partial copy is removed).
   virtual Status Backup(const std::string& target_dir) = 0;
+
+  // --- Import (frontier_import.cc; types in import_records.h) ---
+  //
+  // Checks every item of `batch` (URL syntax, site names, states), then
+  // applies the valid ones in one transaction: nothing of it is stored if
+  // the transaction fails. The answer has one entry per item, in order: an
+  // ImportOutcome, or InvalidArgument for an item refused (and skipped).
+  // Merge rule: a URL or origin already known keeps its record (kKept); a
+  // site's policy fields become the imported ones. Fails as a whole only on
+  // a storage error.
+  virtual StatusOr<std::vector<StatusOr<ImportOutcome>>> Import(
+      const ImportBatch& batch, int64_t now_ms) = 0;
 };
 
 }  // namespace frontier

@@ -21,6 +21,7 @@
 #include "storage/bdb.h"
 #include "storage/file_syncer.h"
 #include "storage/frontier.h"
+#include "storage/import_records.h"
 #include "storage/policy_records.h"
 #include "storage/records.h"
 #include "storage/site_blocks.h"
@@ -177,6 +178,8 @@ class FrontierImpl final : public Frontier {
   Status WriteStatus() const override;  // frontier_recovery.cc
   Status RetryWrites() override;        // frontier_recovery.cc
   Status Backup(const std::string& target_dir) override;  // frontier_backup.cc
+  StatusOr<std::vector<StatusOr<ImportOutcome>>> Import(
+      const ImportBatch& batch, int64_t now_ms) override;  // frontier_import.cc
 
   // Tests only: puts the environment in Berkeley DB's panic state, as a
   // failed write may, so that every call returns DB_RUNRECOVERY until
@@ -286,6 +289,11 @@ class FrontierImpl final : public Frontier {
   // when rec.has_data.
   Status LoadData(DbTxn* t, const UrlKey& key, const UrlRecord& rec,
                   std::optional<std::string>* out);
+  // Import's writes of one checked item (frontier_import.cc).
+  Status ImportUrlRecord(DbTxn* t, const ImportUrl& in, const Resolved& url,
+                         int64_t now_ms, ImportOutcome* out);
+  Status ImportSiteRecord(DbTxn* t, const ImportSite& in, int64_t now_ms);
+  Status ImportPolicy(DbTxn* t, const ImportRobots& in, ImportOutcome* out);
   // Applies one due Qc entry (its key already deleted).
   Status FireTimer(DbTxn* t, const UrlKey& key, int64_t due_ms,
                    int64_t now_ms, TickResult* result);

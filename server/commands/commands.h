@@ -12,6 +12,7 @@
 //                             PUNSUBSCRIBE PUBLISH PUBSUB
 //   site_commands.cc          SITE INFO|LIST|TOP|DELAY|LIMIT|DELETE|BLOCK|HELP
 //   partition_commands.cc     PARTITION HINT, INFO's # Partitions
+//   import_commands.cc        IMPORT
 // They are bound to names, arities and flags only in command_table.cc,
 // which has already checked the arity when a handler runs.
 #pragma once
@@ -60,6 +61,8 @@ void DbSize(CommandContext& ctx);
 void Time(CommandContext& ctx);
 void Shutdown(CommandContext& ctx);
 void Backup(CommandContext& ctx);
+// import_commands.cc
+void Import(CommandContext& ctx);
 
 void Auth(CommandContext& ctx);
 void Client(CommandContext& ctx);

@@ -1,0 +1,52 @@
+// Reads a frontierd data directory that no server has open: a BACKUP copy
+// (the export's usual source) or a stopped server's directory. Opens it
+// with Berkeley DB's recovery, as a server's start would (a BACKUP copy
+// holds a log to replay), then reads the records through storage/'s own
+// decoders. Not for a directory a running server has open: the server
+// holds its lock (storage/frontier_open.cc) and this reader checks it.
+#pragma once
+
+#include <functional>
+#include <memory>
+#include <optional>
+#include <set>
+#include <string>
+
+#include "storage/bdb.h"
+#include "storage/policy_records.h"
+#include "storage/records.h"
+#include "storage/status.h"
+
+namespace frontier::exporter {
+
+class SnapshotReader {
+ public:
+  SnapshotReader() = default;
+  ~SnapshotReader();
+  SnapshotReader(const SnapshotReader&) = delete;
+  SnapshotReader& operator=(const SnapshotReader&) = delete;
+
+  // Opens `dir`. IOError if it is not a frontierd directory, is locked by
+  // a server, or Berkeley DB cannot open it.
+  Status Open(const std::string& dir);
+
+  // Each scan calls `fn` once per record in key order and stops at the
+  // first error (a callback's non-OK status is returned as it is).
+  // Corruption for a record that does not decode.
+  Status ForEachSite(const std::function<Status(const SiteRecord&)>& fn);
+  Status ForEachPolicy(const std::function<Status(const PolicyRecord&)>& fn);
+  // URLs of sites being removed (SITE DELETE under way) are skipped, as
+  // the server treats them as gone. `data` is nullopt without a value.
+  Status ForEachUrl(
+      const std::function<Status(const UrlRecord&,
+                                 const std::optional<std::string>&)>& fn);
+
+ private:
+  Status LoadDeleting();
+  bdb::EnvPtr env_;
+  bdb::Database urls_, sites_, policy_, data_, meta_;
+  std::set<uint64_t> deleting_;
+  int lock_fd_ = -1;
+};
+
+}  // namespace frontier::exporter
