@@ -354,14 +354,17 @@ bool IsBlankText(std::string_view v) {
 
 }  // namespace
 
-Directive ScopeHosts(std::string_view name, scope::HostSuffixes Config::*m) {
+// A list directive of the crawl scope: `T` reads space-separated text with
+// AddText (all or nothing) and writes it back with ToText; "" empties it.
+template <typename T>
+Directive ScopeList(std::string_view name, std::string_view help,
+                    const char* invalid, T Config::*m) {
   Directive d{name,
               "",
-              "host or domain suffixes (example.com .edu) separated by "
-              "spaces or commas, or \"\" for any host",
+              std::string(help),
               [m](Config* c, std::string_view v) {
                 if (IsBlankText(v)) {
-                  c->*m = scope::HostSuffixes();
+                  c->*m = T();
                   return true;
                 }
                 std::string error;
@@ -369,37 +372,26 @@ Directive ScopeHosts(std::string_view name, scope::HostSuffixes Config::*m) {
               },
               [m](const Config& c) { return (c.*m).ToText(); },
               kDirRuntime | kDirRepeatable};
-  d.explain = [m](const Config& c, std::string_view v) -> std::string {
-    scope::HostSuffixes copy = c.*m;
+  d.explain = [m, invalid](const Config& c, std::string_view v) -> std::string {
+    T copy = c.*m;
     std::string error;
-    if (copy.AddText(v, &error)) return "invalid host suffix";
+    if (copy.AddText(v, &error)) return invalid;
     return error;
   };
   return d;
 }
 
+Directive ScopeHosts(std::string_view name, scope::HostSuffixes Config::*m) {
+  return ScopeList(name,
+                   "host or domain suffixes (example.com .edu) separated by "
+                   "spaces or commas, or \"\" for any host",
+                   "invalid host suffix", m);
+}
+
 Directive ScopePatterns(std::string_view name,
                         scope::UrlPatterns Config::*m) {
-  Directive d{name,
-              "",
-              "RE2 patterns separated by spaces, or \"\" for none",
-              [m](Config* c, std::string_view v) {
-                if (IsBlankText(v)) {
-                  c->*m = scope::UrlPatterns();
-                  return true;
-                }
-                std::string error;
-                return (c->*m).AddText(v, &error);
-              },
-              [m](const Config& c) { return (c.*m).ToText(); },
-              kDirRuntime | kDirRepeatable};
-  d.explain = [m](const Config& c, std::string_view v) -> std::string {
-    scope::UrlPatterns copy = c.*m;
-    std::string error;
-    if (copy.AddText(v, &error)) return "invalid pattern";
-    return error;
-  };
-  return d;
+  return ScopeList(name, "RE2 patterns separated by spaces, or \"\" for none",
+                   "invalid pattern", m);
 }
 
 }  // namespace frontier::config_kinds
