@@ -2,25 +2,13 @@
 #include "scope/host_suffixes.h"
 
 #include "partition/host_suffix.h"
+#include "scope/words.h"
 
 namespace frontier::scope {
-namespace {
-
-bool IsSeparator(char c) {
-  return c == ' ' || c == '\t' || c == ',' || c == '\n' || c == '\r';
-}
-
-}  // namespace
 
 bool HostSuffixes::AddText(std::string_view text, std::string* error) {
   std::vector<std::string> added;
-  size_t i = 0;
-  while (i < text.size()) {
-    while (i < text.size() && IsSeparator(text[i])) ++i;
-    const size_t start = i;
-    while (i < text.size() && !IsSeparator(text[i])) ++i;
-    if (i == start) continue;
-    const std::string_view word = text.substr(start, i - start);
+  for (const std::string_view word : SplitWords(text, " \t,\n\r")) {
     std::string s = partition::NormaliseHostSuffix(word);
     if (s.empty()) {
       *error = "bad host suffix '" + std::string(word) +

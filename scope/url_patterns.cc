@@ -1,25 +1,15 @@
+// UrlPatterns: see url_patterns.h.
 #include "scope/url_patterns.h"
 
 #include <re2/re2.h>
 
+#include "scope/words.h"
+
 namespace frontier::scope {
-namespace {
-
-bool IsSeparator(char c) {
-  return c == ' ' || c == '\t' || c == '\n' || c == '\r';
-}
-
-}  // namespace
 
 bool UrlPatterns::AddText(std::string_view text, std::string* error) {
   std::vector<Pattern> added;
-  size_t i = 0;
-  while (i < text.size()) {
-    while (i < text.size() && IsSeparator(text[i])) ++i;
-    const size_t start = i;
-    while (i < text.size() && !IsSeparator(text[i])) ++i;
-    if (i == start) continue;
-    const std::string_view word = text.substr(start, i - start);
+  for (const std::string_view word : SplitWords(text, " \t\n\r")) {
     if (word.size() > kMaxPatternBytes) {
       *error = "pattern of " + std::to_string(word.size()) +
                " bytes is longer than " + std::to_string(kMaxPatternBytes);
