@@ -79,6 +79,27 @@ class ClientTest(unittest.TestCase):
                                      "waiting"})
         self.assertIsInstance(hint["advice"], str)
 
+    def test_pipeline_results_in_order_errors_not_raised(self):
+        f = self.f
+        f.add("http://p.test/")
+        self.assertEqual(f.pop(), "http://p.test/")
+        pipe = f.pipeline()
+        pipe.add("http://p.test/a", "http://p.test/", data=b"A")
+        pipe.add("http://p.test/a", "http://p.test/")
+        pipe.add("ftp://p.test/")
+        pipe.confirm("http://p.test/", status=200, fetch_ms=5)
+        pipe.release("http://p.test/a")
+        self.assertEqual(len(pipe), 5)
+        reply = pipe.execute()
+        self.assertEqual(reply[:2], [1, 0])
+        self.assertIsInstance(reply[2], frontierd.InvalidURL)
+        self.assertEqual(reply[3:], [True, False])
+        self.assertEqual(f.urlinfo("http://p.test/")["state"], "done")
+        self.assertEqual(f.urlinfo("http://p.test/a")["data"], b"A")
+        self.assertEqual(pipe.execute(), [])  # emptied: reusable
+        pipe.fail("http://p.test/a")
+        self.assertEqual(pipe.execute(), [False])
+
     def test_sites_robots_and_backoff(self):
         f = self.f
         f.add("http://b.test/x")

@@ -159,7 +159,10 @@ class ReadmeTest(unittest.TestCase):
                                      repr(site.url("/"))))
                 return [path]
 
-            self.check_503_is_failed(argv, lambda port: {})
+            # The README tells the reader to put clients/python on
+            # PYTHONPATH (or pip-install it); so does the test.
+            self.check_503_is_failed(argv, lambda port: {
+                "PYTHONPATH": os.path.join(ROOT, "clients", "python")})
 
     def test_example_file_fails_a_503(self):
         self.check_503_is_failed(

@@ -316,6 +316,65 @@ class ScrapyTest(unittest.TestCase):
         finally:
             site.stop()
 
+    def test_confirm_waits_for_the_callback_and_follows_its_links(self):
+        """A response's CONFIRM is sent only once Scrapy's scraper has done
+        with it (its callback's requests queued), and in the same pipeline
+        after their ADDs: a process that dies in between leaves the page
+        leased, to be fetched again, never confirmed without its links."""
+        sys.path.insert(0, os.path.join(ROOT, "clients", "scrapy"))
+        import collections
+        import types
+        import scrapy
+        from scrapy.settings import Settings
+        from scrapy.utils.request import RequestFingerprinter
+        import scrapy_frontierd
+
+        with servers.frontierd(BINARY, "--politeness-delay", "0",
+                               "--site-max-leases", "0") as fd:
+            slot = types.SimpleNamespace(active=set(),
+                                         queue=collections.deque())
+            crawler = types.SimpleNamespace(
+                settings=Settings({"FRONTIERD_URL":
+                                   f"redis://127.0.0.1:{fd.port}",
+                                   "FRONTIERD_FLUSH_SIZE": 1000}),
+                stats=None,
+                engine=types.SimpleNamespace(
+                    scraper=types.SimpleNamespace(slot=slot), slot=None),
+                request_fingerprinter=RequestFingerprinter())
+            scheduler = scrapy_frontierd.Scheduler(crawler)
+            spider = scrapy.Spider(name="t")
+            scheduler.open(spider)
+            f = frontierd.Frontier(port=fd.port)
+            page = "http://127.0.0.2:1/page"
+            f.add(page)
+            request = scheduler.next_request()
+            self.assertEqual(request.url, page)
+            self.assertEqual(f.urlinfo(page)["state"], "leased")
+
+            response = scrapy.http.HtmlResponse(page, body=b"<html/>",
+                                                request=request)
+            scheduler._response_received(response, request, spider)
+            slot.queue.append((response, request, None))  # its callback
+            scheduler._flush()
+            self.assertEqual(f.urlinfo(page)["state"], "leased")
+
+            slot.queue.popleft()
+            slot.active.add(request)  # in the callback, which yields a link
+            link = "http://127.0.0.2:1/link"
+            self.assertTrue(scheduler.enqueue_request(
+                scrapy.Request(link, headers={"Referer": page})))
+            self.assertIsNone(f.urlinfo(link))  # queued for the flush
+            scheduler._flush()
+            self.assertEqual(f.urlinfo(link)["state"], "queued")
+            self.assertEqual(f.urlinfo(page)["state"], "leased")
+
+            slot.active.discard(request)  # the callback is done
+            scheduler._flush()
+            self.assertEqual(f.urlinfo(page)["state"], "done")
+            self.assertEqual(f.urlinfo(link)["depth"],
+                             f.urlinfo(page)["depth"] + 1)  # the ref held
+            scheduler.close("finished")
+
     def test_sigint_releases_leases(self):
         site = Site(delay=1.5).start()
         try:

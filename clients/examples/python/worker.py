@@ -3,7 +3,9 @@
 
     python3 clients/examples/python/worker.py [seed-url ...]
 
-Needs redis-py (Debian: python3-redis). Connects to FRONTIERD_HOST and
+Uses frontierd's Python client (clients/python, docs/python.md; found
+there when it is not installed), which needs redis-py (Debian:
+python3-redis). Connects to FRONTIERD_HOST and
 FRONTIERD_PORT (default 127.0.0.1:7379), password FRONTIERD_PASSWORD if set.
 Each seed is added (0 if already known); then it leases a URL (BPOP),
 fetches it, adds the page's links (MADD, the page as ref) and confirms it
@@ -25,7 +27,12 @@ import urllib.error
 import urllib.request
 from urllib.parse import urldefrag, urljoin, urlsplit
 
-import redis
+try:
+    import frontierd
+except ImportError:  # not installed: the copy in this repository
+    sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(
+        __file__)), "..", "..", "python"))
+    import frontierd
 
 HREF = re.compile(r'href\s*=\s*["\']([^"\'#]*)', re.IGNORECASE)
 MAX_BYTES = 2_000_000
@@ -59,34 +66,34 @@ def is_robots_txt(url):
 def main():
     signal.signal(signal.SIGINT, stop)
     signal.signal(signal.SIGTERM, stop)
-    r = redis.Redis(host=os.environ.get("FRONTIERD_HOST", "127.0.0.1"),
-                    port=int(os.environ.get("FRONTIERD_PORT", "7379")),
-                    password=os.environ.get("FRONTIERD_PASSWORD") or None,
-                    decode_responses=True)
+    f = frontierd.Frontier(
+        host=os.environ.get("FRONTIERD_HOST", "127.0.0.1"),
+        port=int(os.environ.get("FRONTIERD_PORT", "7379")),
+        password=os.environ.get("FRONTIERD_PASSWORD") or None)
     for seed in sys.argv[1:]:
-        r.execute_command("ADD", seed)
+        f.add(seed)
 
     while not stopping:
-        url = r.execute_command("BPOP", 1)  # wait up to 1 s for a ready URL
+        url = f.bpop(1)  # wait up to 1 s for a ready URL
         if url is None:
             continue
         if stopping:  # leased while stopping: give it back at once
-            r.execute_command("FAIL", url)
+            f.release(url)
             break
         started = time.monotonic()
         try:
             status, final_url, body = fetch(url)
         except Exception as error:  # no answer: try again later
             print("failed:", url, error, flush=True)
-            r.execute_command("FAIL", url, "DELAY", RETRY_DELAY)
+            f.fail(url, delay=RETRY_DELAY)
             continue
         if is_robots_txt(url):  # the frontier reads it, 5xx included
-            r.execute_command("CONFIRM", url, "STATUS", status, "BODY", body)
+            f.confirm(url, status=status, body=body)
             print(status, url, len(body), "bytes of rules", flush=True)
             continue
         if status == 429 or status >= 500:  # the server asks for patience
             print(status, url, flush=True)
-            r.execute_command("FAIL", url, "DELAY", RETRY_DELAY)
+            f.fail(url, delay=RETRY_DELAY)
             continue
         html = body.decode("utf-8", "replace")
         links = {urldefrag(urljoin(final_url, href))[0]
@@ -94,12 +101,11 @@ def main():
         links = [link for link in links
                  if link.startswith(("http://", "https://"))]
         if links:
-            # One reply per link: 1 new, 0 known, -1 refused, or an error
-            # object for a link that is not a valid URL.
-            r.execute_command("MADD", url, *links)
-        fetch_ms = int((time.monotonic() - started) * 1000)
-        r.execute_command("CONFIRM", url, "STATUS", status,
-                          "FETCH-MS", fetch_ms)
+            # One result per link: 1 new, 0 known, -1 refused, -2 out of
+            # scope, or a frontierd.InvalidURL for a link that is not a URL.
+            f.madd(url, links)
+        fetch_ms = (time.monotonic() - started) * 1000
+        f.confirm(url, status=status, fetch_ms=fetch_ms)
         print(status, url, len(links), "links", flush=True)
 
 

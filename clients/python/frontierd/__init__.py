@@ -12,13 +12,13 @@ Errors the server replies become exceptions named after frontierd's error
 prefixes (FrontierdError, with InvalidURL, SyntaxError_, NoAuth, ...
 below); connection failures stay redis-py's (redis.ConnectionError).
 """
-from .client import (Frontier, FrontierdError, ArgumentError, InvalidURL,
+from .client import (Frontier, Pipeline, FrontierdError, ArgumentError, InvalidURL,
                      InvalidRef, InvalidSite, UnknownPartition, NoAuth,
                      WrongPass, NoPerm, Misconf, StorageError, ProtocolError,
                      CommandSyntaxError, DataTooLong)
 
 __all__ = [
-    "Frontier", "FrontierdError", "ArgumentError", "InvalidURL", "InvalidRef",
+    "Frontier", "Pipeline", "FrontierdError", "ArgumentError", "InvalidURL", "InvalidRef",
     "InvalidSite", "UnknownPartition", "NoAuth", "WrongPass", "NoPerm",
     "Misconf", "StorageError", "ProtocolError", "CommandSyntaxError",
     "DataTooLong"

@@ -132,6 +132,60 @@ def _item(entry, withdata):
     return _s(entry)
 
 
+def _add_args(url, ref, priority, recrawl, data, replace):
+    args = ["ADD", url]
+    if ref is not None:
+        args.append(ref)
+    if priority is not None:
+        args += ["PRIORITY", int(priority)]
+    if recrawl is not None:
+        args += ["RECRAWL", recrawl]
+    if data is not None:
+        args += ["DATA", data]
+    if replace:
+        args.append("REPLACE")
+    return args
+
+
+def _confirm_args(url, status, fetch_ms, changed, body):
+    args = ["CONFIRM", url]
+    if status is not None:
+        args += ["STATUS", int(status)]
+    if fetch_ms is not None:
+        args += ["FETCH-MS", max(0, int(fetch_ms))]
+    if changed is not None:
+        args.append("CHANGED" if changed else "UNCHANGED")
+    if body is not None:
+        args += ["BODY", body]
+    return args
+
+
+def _fail_args(url, delay, status, retry_after):
+    args = ["FAIL", url]
+    if delay is not None:
+        args += ["DELAY", delay]
+    if status is not None:
+        args += ["STATUS", int(status)]
+    if retry_after is not None:
+        args += ["RETRY-AFTER", retry_after]
+    return args
+
+
+def _release_args(url, delay):
+    args = ["RELEASE", url]
+    if delay is not None:
+        args += ["DELAY", delay]
+    return args
+
+
+def _is_one(reply):
+    return reply == 1
+
+
+def _same(reply):
+    return reply
+
+
 class Frontier:
     """A connection (pool) to one frontierd.
 
@@ -177,18 +231,8 @@ class Frontier:
     def add(self, url, ref=None, *, priority=None, recrawl=None, data=None,
             replace=False):
         """ADD: 1 new, 0 known, -1 refused, -2 out of scope."""
-        args = ["ADD", url]
-        if ref is not None:
-            args.append(ref)
-        if priority is not None:
-            args += ["PRIORITY", int(priority)]
-        if recrawl is not None:
-            args += ["RECRAWL", recrawl]
-        if data is not None:
-            args += ["DATA", data]
-        if replace:
-            args.append("REPLACE")
-        return self.execute(*args)
+        return self.execute(*_add_args(url, ref, priority, recrawl, data,
+                                       replace))
 
     def madd(self, ref, urls):
         """MADD: urls is a list of URLs, or of (url, data) pairs, or a dict
@@ -245,35 +289,21 @@ class Frontier:
         """CONFIRM: True if confirmed, False if unknown or already done.
         changed: True (CHANGED), False (UNCHANGED) or None; body: the
         robots.txt bytes, for a robots.txt URL only."""
-        args = ["CONFIRM", url]
-        if status is not None:
-            args += ["STATUS", int(status)]
-        if fetch_ms is not None:
-            args += ["FETCH-MS", max(0, int(fetch_ms))]
-        if changed is not None:
-            args.append("CHANGED" if changed else "UNCHANGED")
-        if body is not None:
-            args += ["BODY", body]
-        return self.execute(*args) == 1
+        return self.execute(
+            *_confirm_args(url, status, fetch_ms, changed, body)) == 1
 
     def fail(self, url, *, delay=None, status=None, retry_after=None):
         """FAIL: True if the URL was leased. retry_after: the Retry-After
         header as sent (seconds or an HTTP-date)."""
-        args = ["FAIL", url]
-        if delay is not None:
-            args += ["DELAY", delay]
-        if status is not None:
-            args += ["STATUS", int(status)]
-        if retry_after is not None:
-            args += ["RETRY-AFTER", retry_after]
-        return self.execute(*args) == 1
+        return self.execute(*_fail_args(url, delay, status, retry_after)) == 1
 
     def release(self, url, *, delay=None):
         """RELEASE: True if the URL was leased (no attempt counted)."""
-        args = ["RELEASE", url]
-        if delay is not None:
-            args += ["DELAY", delay]
-        return self.execute(*args) == 1
+        return self.execute(*_release_args(url, delay)) == 1
+
+    def pipeline(self):
+        """A Pipeline: commands queued here and sent together."""
+        return Pipeline(self)
 
     def extend(self, url, secs):
         """EXTEND: True if the URL is leased and its deadline moved."""
@@ -378,3 +408,56 @@ class Frontier:
 
     def ping(self):
         return self.execute("PING")
+
+
+class Pipeline:
+    """Commands queued, then sent together in one round trip (redis-py's
+    pipeline without MULTI). frontierd runs the commands of one read in one
+    pass of its event loop, which commits them together (passes commit in
+    order): one transaction and one fsync for the lot, in the order queued, so an ADD of a page's
+    links queued before the page's CONFIRM is durable no later than it.
+
+    add, confirm, fail and release take the arguments of Frontier's methods
+    and queue the command; execute() sends them and returns one result per
+    command, as Frontier's method would return it, or a FrontierdError
+    instance (not raised) for a command the server refused. A connection
+    failure raises (redis.ConnectionError); then none, some or all of the
+    commands may have run.
+    """
+
+    def __init__(self, frontier):
+        self._pipe = frontier.redis.pipeline(transaction=False)
+        self._convert = []
+
+    def __len__(self):
+        return len(self._convert)
+
+    def _queue(self, args, convert):
+        self._pipe.execute_command(*args)
+        self._convert.append(convert)
+        return self
+
+    def add(self, url, ref=None, *, priority=None, recrawl=None, data=None,
+            replace=False):
+        return self._queue(
+            _add_args(url, ref, priority, recrawl, data, replace), _same)
+
+    def confirm(self, url, *, status=None, fetch_ms=None, changed=None,
+                body=None):
+        return self._queue(
+            _confirm_args(url, status, fetch_ms, changed, body), _is_one)
+
+    def fail(self, url, *, delay=None, status=None, retry_after=None):
+        return self._queue(_fail_args(url, delay, status, retry_after),
+                           _is_one)
+
+    def release(self, url, *, delay=None):
+        return self._queue(_release_args(url, delay), _is_one)
+
+    def execute(self):
+        convert, self._convert = self._convert, []
+        if not convert:
+            return []
+        replies = self._pipe.execute(raise_on_error=False)
+        return [_error(r) if isinstance(r, Exception) else c(r)
+                for r, c in zip(replies, convert)]

@@ -5,6 +5,9 @@ request as the URL's value (serialize.py); next_request POPs leased URLs
 WITHDATA and rebuilds their requests; signals report each lease back:
 CONFIRM (a response), FAIL (a 429 or 5xx, a download error, a request a
 middleware ignored), RELEASE (a request dropped, the spider closing).
+ADDs and CONFIRMs are queued and flushed together in one pipeline (one
+pass, one fsync on the server), a response's CONFIRM only once its callback
+is done and after the ADDs of the requests it yielded (_flush).
 Each popped request carries a lease token in its meta; Scrapy copies meta
 into the requests its middlewares derive (redirects, retries), which is
 how a redirect stays on its lease, and a spider's child request that
@@ -50,6 +53,7 @@ class Scheduler:
         self.retry_delay = s.getfloat("FRONTIERD_RETRY_DELAY", 60)
         self.idle_timeout = s.getfloat("FRONTIERD_IDLE_TIMEOUT", 0)
         self.max_idle = s.getfloat("FRONTIERD_MAX_IDLE", 0)
+        self.flush_size = max(1, s.getint("FRONTIERD_FLUSH_SIZE", 64))
         self.stats = crawler.stats
         self.frontier = None
         self.spider = None
@@ -57,6 +61,13 @@ class Scheduler:
         self.leases = {}  # token -> {"key", "popped", "robots"}
         self.failed = collections.OrderedDict()  # tokens FAILed, bounded
         self.downloaded = set()  # id() of requests a response came for
+        # Written at the next flush, in one pipeline: the requests to ADD,
+        # in the order the spider yielded them, then the CONFIRMs of the
+        # responses whose callbacks have finished (so that a page's links
+        # are never stored after its CONFIRM: a process that dies between
+        # the two would lose them).
+        self.adds = []      # (key, ref, priority, data)
+        self.confirms = []  # (request, key, confirm kwargs, stat name)
         self.next_poll = 0.0
         self.last_pop = time.monotonic()
         self.empty_since = None
@@ -83,6 +94,10 @@ class Scheduler:
         logger.info("frontierd scheduler on %s", self._safe_url())
 
     def close(self, reason):
+        try:
+            self._flush(force=True)
+        except Exception:  # the leases expire; the links are lost
+            logger.warning("frontierd: final flush failed", exc_info=True)
         held = list(self.leases.items())
         released = 0
         for token, lease in held:
@@ -100,7 +115,8 @@ class Scheduler:
         self.frontier.close()
 
     def has_pending_requests(self):
-        if self.buffer:
+        self._flush()
+        if self.buffer or self.confirms:
             return True
         now = time.monotonic()
         counts = self._frontier_stats()
@@ -142,18 +158,15 @@ class Scheduler:
             logger.error("frontierd: cannot store %s: %s", request, exc)
             self._inc("unserialisable")
             return False
-        try:
-            reply = self.frontier.add(key, ref, priority=priority, data=data)
-        except frontierd.InvalidRef:
-            reply = self.frontier.add(key, priority=priority, data=data)
-        except frontierd.ArgumentError as exc:
-            logger.error("frontierd: refused %s: %s", request, exc)
-            self._inc("refused")
-            return False
-        self._inc({1: "added", 0: "duplicates"}.get(reply, "refused"))
-        return reply == 1
+        self.adds.append((key, ref, priority, data))
+        if len(self.adds) >= self.flush_size:
+            self._flush()
+        # Whether it was new is known at the flush (the stats count it);
+        # like scrapy-redis, a duplicate is not reported as dropped.
+        return True
 
     def next_request(self):
+        self._flush()
         if not self.buffer and time.monotonic() >= self.next_poll:
             self._pop()
         if self.buffer:
@@ -264,20 +277,74 @@ class Scheduler:
         lease = self._resolve(token)
         if lease is None:
             return
-        try:
-            if lease["robots"]:
-                self.frontier.confirm(lease["key"], status=response.status,
-                                      body=response.body)
-                self._inc("robots_confirmed")
-                return
-            latency = request.meta.get("download_latency")
-            if latency is None:
-                latency = time.monotonic() - lease["popped"]
-            self.frontier.confirm(lease["key"], status=response.status,
-                                  fetch_ms=latency * 1000)
-            self._inc("confirmed")
-        except frontierd.FrontierdError:
-            logger.warning("CONFIRM %s refused", lease["key"], exc_info=True)
+        if lease["robots"]:
+            kwargs = {"status": response.status, "body": response.body}
+            self.confirms.append((request, lease["key"], kwargs,
+                                  "robots_confirmed"))
+            return
+        latency = request.meta.get("download_latency")
+        if latency is None:
+            latency = time.monotonic() - lease["popped"]
+        kwargs = {"status": response.status, "fetch_ms": latency * 1000}
+        self.confirms.append((request, lease["key"], kwargs, "confirmed"))
+
+    # ---- the flush -----------------------------------------------------------
+    def _scraping(self):
+        """The requests whose responses Scrapy's scraper holds: queued for
+        their callback or in it (Scrapy 2.8's Scraper.slot)."""
+        slot = getattr(getattr(self.crawler.engine, "scraper", None), "slot",
+                       None)
+        if slot is None:
+            return set()
+        busy = set(slot.active)
+        busy.update(entry[1] for entry in slot.queue)
+        return busy
+
+    def _flush(self, force=False):
+        """Sends the queued ADDs, then the CONFIRMs of responses whose
+        callbacks are done (all of them with force), in one pipeline:
+        frontierd runs it in one pass, one transaction and one fsync."""
+        ready = []
+        if self.confirms:
+            busy = set() if force else self._scraping()
+            waiting = []
+            for entry in self.confirms:
+                (waiting if entry[0] in busy else ready).append(entry)
+            self.confirms = waiting
+        adds, self.adds = self.adds, []
+        if not adds and not ready:
+            return
+        pipe = self.frontier.pipeline()
+        for key, ref, priority, data in adds:
+            pipe.add(key, ref, priority=priority, data=data)
+        for _, key, kwargs, _ in ready:
+            pipe.confirm(key, **kwargs)
+        results = pipe.execute()
+        no_ref = []
+        for (key, ref, priority, data), reply in zip(adds, results):
+            if isinstance(reply, frontierd.InvalidRef):
+                no_ref.append((key, priority, data))
+            elif isinstance(reply, frontierd.FrontierdError):
+                logger.error("frontierd: refused %s: %s", key, reply)
+                self._inc("refused")
+            else:
+                self._inc({1: "added", 0: "duplicates"}.get(reply, "refused"))
+        for (_, key, _, name), reply in zip(ready, results[len(adds):]):
+            if isinstance(reply, frontierd.FrontierdError):
+                logger.warning("CONFIRM %s refused: %s", key, reply)
+            else:
+                self._inc(name)
+        if no_ref:  # a Referer that is not a URL: added without a ref
+            pipe = self.frontier.pipeline()
+            for key, priority, data in no_ref:
+                pipe.add(key, priority=priority, data=data)
+            for (key, _, _), reply in zip(no_ref, pipe.execute()):
+                if isinstance(reply, frontierd.FrontierdError):
+                    logger.error("frontierd: refused %s: %s", key, reply)
+                    self._inc("refused")
+                else:
+                    self._inc({1: "added", 0: "duplicates"}.get(
+                        reply, "refused"))
 
     def _request_dropped(self, request, spider):
         lease = self._resolve(request.meta.get(TOKEN))
