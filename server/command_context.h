@@ -51,6 +51,10 @@ struct ClientInfo {
   // kCmdSubscribedOk, and its output limit is the pubsub class's. Set by
   // the Pub/Sub handlers and RESET.
   bool subscribed = false;
+  // The crawl the client works in (CRAWL name), and the crawls its user
+  // may use (the user's ~patterns; empty = every crawl).
+  std::string crawl{Frontier::kDefaultCrawl};
+  std::vector<std::string> crawl_patterns;
 };
 
 // One client as CLIENT LIST shows it: its identity and its buffers.
@@ -98,6 +102,8 @@ struct BlockRequest {
   // PARTITION name: only that partition's URLs; "" = any partition. Kept
   // by name: the map may change (CONFIG SET) while the client waits.
   std::string partition;
+  // The client's crawl ("" = the default crawl): BPOP waits in it.
+  std::string crawl;
 };
 
 struct CommandEffects {
