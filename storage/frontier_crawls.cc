@@ -6,7 +6,6 @@
 // per-site politeness state is shared through gate_. docs/design.md,
 // "Crawls".
 #include <algorithm>
-#include <chrono>
 #include <utility>
 
 #include "storage/coding.h"
@@ -161,9 +160,10 @@ Status FrontierImpl::CreateCrawl(std::string_view name) {
   if (Status ds = SyncDirectory(); !ds.ok()) return ds;
   if (!gate_on_) {
     // The first crawl beside the default one: from now on the crawls
-    // share their sites' politeness, so the gate learns the default's.
+    // share their sites' politeness, so the gate learns the default's
+    // (the rebuild's pass over its site records feeds it).
     gate_on_ = true;
-    if (Status gs = GateFeedFromSites(); !gs.ok()) return gs;
+    if (Status gs = RebuildScheduler(); !gs.ok()) return gs;
   }
   CrawlSpace* raw = space.get();
   crawls_.emplace(raw->name, std::move(space));
@@ -217,10 +217,11 @@ Status FrontierImpl::OpenCrawls() {
     if (!s.IsNotFound()) return s;
   }
   if (registered.empty()) return Status::OK();
-  // More than one crawl: the default crawl's sites feed the gate now, and
-  // each crawl's as its scheduler is rebuilt below.
+  // More than one crawl: the default crawl's sites feed the gate (a second
+  // pass over them, at start only when there are crawls), and each
+  // crawl's as its scheduler is rebuilt below.
   gate_on_ = true;
-  s = GateFeedFromSites();
+  s = RebuildScheduler();
   CrawlSpace* home_space = current_;
   for (auto& [name, id] : registered) {
     if (!s.ok()) break;
@@ -397,29 +398,6 @@ bool FrontierImpl::GateHolds(uint64_t site_fp, const SiteRecord& site,
   if (others.until_ms > now_ms) return true;
   const uint64_t cap = opts_.site_max_leases;
   return cap != 0 && others.leases > 0 && site.leases + others.leases >= cap;
-}
-
-Status FrontierImpl::GateFeedFromSites() {
-  const int64_t now_ms =
-      std::chrono::duration_cast<std::chrono::milliseconds>(
-          std::chrono::system_clock::now().time_since_epoch())
-          .count();
-  bdb::BulkScan scan;
-  Status s = scan.Open(&sites_, nullptr);
-  std::string_view key, value;
-  if (s.ok()) s = scan.Next(&key, &value);
-  while (s.ok()) {
-    SiteRecord site;
-    uint64_t site_fp = 0;
-    if (key.size() != 8 || !DecodeSiteRecord(value, &site)) {
-      return Status::Corruption("undecodable site record");
-    }
-    for (char c : key) site_fp = (site_fp << 8) | static_cast<uint8_t>(c);
-    GateSet(site_fp, site, now_ms);
-    s = scan.Next(&key, &value);
-  }
-  if (!s.IsNotFound()) return s;
-  return scan.Close();
 }
 
 }  // namespace frontier

@@ -590,8 +590,6 @@ class FrontierImpl final : public Frontier {
   void GateSet(uint64_t site_fp, const SiteRecord& site, int64_t now_ms);
   bool GateHolds(uint64_t site_fp, const SiteRecord& site,
                  int64_t now_ms) const;
-  // Feeds the gate from every record of the current crawl's sites.db.
-  Status GateFeedFromSites();
 
   FrontierOptions opts_;
   // Crawls: every crawl by name, the default one included. The current

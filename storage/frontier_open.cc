@@ -354,10 +354,9 @@ Status FrontierImpl::PlaceEverySite(DbTxn* t) {
     while (s.ok()) {
       SiteRecord site;
       uint64_t site_fp = 0;
-      if (key.size() != 8 || !DecodeSiteRecord(value, &site)) {
+      if (!DecodeSiteEntry(key, value, &site_fp, &site)) {
         return Status::Corruption("undecodable site record");
       }
-      for (char c : key) site_fp = (site_fp << 8) | static_cast<uint8_t>(c);
       stats_.sites++;
       stats_.urls += site.urls;
       stats_.queued += site.queued;

@@ -33,15 +33,6 @@ def field_map(reply):
     return {reply[i].decode(): reply[i + 1] for i in range(0, len(reply), 2)}
 
 
-def server_on(data_dir, *extra):
-    """A frontierd on `data_dir`, which outlives it (restarts, kill -9)."""
-    binary = os.path.abspath(BINARY)
-    return servers.Server(lambda s: [
-        binary, "--port", str(s.port), "--bind", "127.0.0.1", "--dir",
-        data_dir, "--logfile", os.path.join(s.dir, "frontierd.log"), *extra
-    ], "frontierd")
-
-
 class CrawlsTest(unittest.TestCase):
 
     def setUp(self):
@@ -53,7 +44,8 @@ class CrawlsTest(unittest.TestCase):
     def start(self, *extra):
         if extra:
             self.extra = extra
-        self.server = server_on(self.data, *self.extra).__enter__()
+        self.server = servers.frontierd_on(BINARY, self.data,
+                                           *self.extra).__enter__()
         self.addCleanup(self.server.__exit__, None, None, None)
         return self.server
 
