@@ -84,7 +84,9 @@ class ServerControl {
   // CONFIG RESETSTAT: zeroes the INFO counters.
   virtual void ResetStats() = 0;
   virtual SlowLog& slowlog() = 0;
-  // BPOP clients waiting on partition `name` ("" = on no partition).
+  // BPOP clients waiting on line `name`: a partition of the default
+  // crawl ("" = on no partition), or BlockedClients::LineOf's name of a
+  // partition of another crawl.
   virtual size_t WaitingOn(std::string_view name) const = 0;
   // Commits the commands run so far in this pass (one transaction for the
   // pass: docs/event-loop.md). Admin commands (CONFIG, BACKUP, SHUTDOWN)

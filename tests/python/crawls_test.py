@@ -8,6 +8,7 @@ crawl (docs/commands.md#crawls).
 
     python3 crawls_test.py path/to/frontierd
 """
+import json
 import os
 import shutil
 import sys
@@ -196,6 +197,13 @@ class CrawlsTest(unittest.TestCase):
         self.assertIn(
             'frontierd_crawl_urls_by_state{crawl="q\\"x",state="leased"} 1',
             lines)
+        with urllib.request.urlopen(
+                f"http://127.0.0.1:{http_port}/api/stats", timeout=10) as resp:
+            api = json.loads(resp.read())
+        self.assertEqual(api["frontier"]["urls"], 1)
+        self.assertEqual([(c["name"], c["urls"], c["leased"])
+                          for c in api["crawls"]],
+                         [("DEFAULT", 1, 0), ('q"x', 2, 1)])
 
     def test_python_client_works_in_its_crawl(self):
         self.start()
