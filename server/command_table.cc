@@ -115,7 +115,7 @@ constexpr std::array kCommands = {
                 "Posts a message to a channel; returns its receivers."},
     CommandSpec{"pubsub", c::PubSubCommand, -2, kPS | kWk | kSub, "pubsub",
                 "PUBSUB CHANNELS|NUMSUB|NUMPAT|HELP: the state of Pub/Sub."},
-    CommandSpec{"dbsize", c::DbSize, 1, kR | kF | kWk, "server",
+    CommandSpec{"dbsize", c::DbSize, 1, kR | kF | kWk | kCr, "server",
                 "Returns the number of known URLs."},
     CommandSpec{"time", c::Time, 1, kF | kWk, "server",
                 "Returns the server time."},

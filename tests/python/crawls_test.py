@@ -78,6 +78,10 @@ class CrawlsTest(unittest.TestCase):
         self.assertEqual(sorted(got_a), sorted(u.encode() for u in urls))
         self.assertEqual(sorted(got_b), sorted(got_a))
         self.assertEqual(plain.execute_command("POP"), None)
+        self.assertEqual(a.execute_command("DBSIZE"), 20)
+        self.assertEqual(plain.execute_command("DBSIZE"), 0)
+        info = a.info("frontier")  # the connection's crawl's counters
+        self.assertEqual((info["crawl"], info["urls"]), ("a", 20))
         self.assertEqual(a.execute_command("CONFIRM", urls[0]), 1)
         self.assertEqual(field_map(a.execute_command("STATS"))["done"], 1)
         self.assertEqual(field_map(b.execute_command("STATS"))["done"], 0)
