@@ -6,7 +6,7 @@ void BlockedClients::Add(uint64_t conn_id, const BlockRequest& request) {
   uint64_t seq = next_seq_++;
   fifo_.emplace(seq, Entry{conn_id, request});
   seq_of_[conn_id] = seq;
-  by_partition_[request.partition].insert(seq);
+  by_partition_[LineOf(request)].insert(seq);
   if (request.deadline_ms != 0) deadlines_.emplace(request.deadline_ms, seq);
 }
 
@@ -22,7 +22,7 @@ void BlockedClients::Erase(std::map<uint64_t, Entry>::iterator it) {
     }
   }
   seq_of_.erase(e.conn_id);
-  Unlist(e.request.partition, it->first);
+  Unlist(LineOf(e.request), it->first);
   fifo_.erase(it);
 }
 
@@ -31,6 +31,18 @@ void BlockedClients::Unlist(const std::string& partition, uint64_t seq) {
   if (line == by_partition_.end()) return;
   line->second.erase(seq);
   if (line->second.empty()) by_partition_.erase(line);
+}
+
+std::string BlockedClients::LineOf(const BlockRequest& request) {
+  if (request.crawl.empty()) return request.partition;
+  return request.crawl + '\n' + request.partition;
+}
+
+std::pair<std::string_view, std::string_view> BlockedClients::SplitLine(
+    std::string_view line) {
+  const size_t nl = line.find('\n');
+  if (nl == std::string_view::npos) return {std::string_view(), line};
+  return {line.substr(0, nl), line.substr(nl + 1)};
 }
 
 size_t BlockedClients::WaitingOn(std::string_view name) const {
@@ -68,7 +80,7 @@ std::vector<BlockedClients::Entry> BlockedClients::TakeExpired(int64_t now_ms) {
     deadlines_.erase(deadlines_.begin());
     auto it = fifo_.find(seq);
     seq_of_.erase(it->second.conn_id);
-    Unlist(it->second.request.partition, seq);
+    Unlist(LineOf(it->second.request), seq);
     expired.emplace(seq, it->second);
     fifo_.erase(it);
   }

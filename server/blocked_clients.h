@@ -13,6 +13,7 @@
 #include <string>
 #include <string_view>
 #include <unordered_map>
+#include <utility>
 #include <vector>
 
 #include "server/command_context.h"
@@ -37,12 +38,21 @@ class BlockedClients {
   const Entry& front() const { return fifo_.begin()->second; }
   void PopFront();
 
-  // Clients waiting on partition `name` ("" = those on no partition).
+  // A waiting line's name: the partition asked for ("" = any) in the
+  // default crawl; "<crawl>\n<partition>" in another crawl (a crawl name
+  // holds no control character).
+  static std::string LineOf(const BlockRequest& request);
+  // LineOf's inverse: the crawl ("" = the default crawl) and partition.
+  static std::pair<std::string_view, std::string_view> SplitLine(
+      std::string_view line);
+
+  // Clients waiting on line `name` (LineOf; for the default crawl, the
+  // partition's name, "" = those on no partition).
   size_t WaitingOn(std::string_view name) const;
-  // The longest-waiting client among those whose partition `can_serve`
-  // accepts; it is asked once per partition with waiters ("" for the
-  // clients that take any partition). nullptr if there is none. The
-  // pointer is valid until the next change.
+  // The longest-waiting client among those whose line `can_serve`
+  // accepts; it is asked once per line with waiters (LineOf: "" for the
+  // default crawl's clients that take any partition). nullptr if there is none.
+  // The pointer is valid until the next change.
   const Entry* OldestServable(
       const std::function<bool(std::string_view)>& can_serve) const;
 

@@ -51,6 +51,10 @@ struct ClientInfo {
   // kCmdSubscribedOk, and its output limit is the pubsub class's. Set by
   // the Pub/Sub handlers and RESET.
   bool subscribed = false;
+  // The crawl the client works in (CRAWL name), and the crawls its user
+  // may use (the user's ~patterns; empty = every crawl).
+  std::string crawl{Frontier::kDefaultCrawl};
+  std::vector<std::string> crawl_patterns;
 };
 
 // One client as CLIENT LIST shows it: its identity and its buffers.
@@ -80,7 +84,9 @@ class ServerControl {
   // CONFIG RESETSTAT: zeroes the INFO counters.
   virtual void ResetStats() = 0;
   virtual SlowLog& slowlog() = 0;
-  // BPOP clients waiting on partition `name` ("" = on no partition).
+  // BPOP clients waiting on line `name`: a partition of the default
+  // crawl ("" = on no partition), or BlockedClients::LineOf's name of a
+  // partition of another crawl.
   virtual size_t WaitingOn(std::string_view name) const = 0;
   // Commits the commands run so far in this pass (one transaction for the
   // pass: docs/event-loop.md). Admin commands (CONFIG, BACKUP, SHUTDOWN)
@@ -98,6 +104,8 @@ struct BlockRequest {
   // PARTITION name: only that partition's URLs; "" = any partition. Kept
   // by name: the map may change (CONFIG SET) while the client waits.
   std::string partition;
+  // The client's crawl ("" = the default crawl): BPOP waits in it.
+  std::string crawl;
 };
 
 struct CommandEffects {

@@ -21,58 +21,65 @@ constexpr uint32_t kW = kCmdWrite, kR = kCmdReadOnly, kA = kCmdAdmin,
 // subscribed mode.
 constexpr uint32_t kWk = kCmdWorker, kNA = kCmdNoAuth, kSub = kCmdContainer,
                    kPS = kCmdPubSub, kSM = kCmdSubscribedOk;
+// kCr = works in the client's crawl.
+constexpr uint32_t kCr = kCmdInCrawl;
 
 // THE command table. Adding a command is one line here plus its handler.
 constexpr std::array kCommands = {
     // Frontier verbs.
-    CommandSpec{"add", c::Add, -2, kW | kWk, "frontier",
+    CommandSpec{"add", c::Add, -2, kW | kWk | kCr, "frontier",
                 "Adds a URL, optionally with its referrer, priority, "
                 "recrawl period and value (DATA)."},
-    CommandSpec{"madd", c::MAdd, -3, kW | kWk, "frontier",
+    CommandSpec{"madd", c::MAdd, -3, kW | kWk | kCr, "frontier",
                 "Adds the links of one page in one transaction, each "
                 "optionally with its value (MADD ref DATA url value ...)."},
-    CommandSpec{"pop", c::Pop, -1, kW | kWk, "frontier",
+    CommandSpec{"pop", c::Pop, -1, kW | kWk | kCr, "frontier",
                 "Leases the next URL(s) from ready sites."},
-    CommandSpec{"bpop", c::BPop, -2, kW | kB | kWk, "frontier",
+    CommandSpec{"bpop", c::BPop, -2, kW | kB | kWk | kCr, "frontier",
                 "Like POP, but waits up to a timeout for a URL."},
-    CommandSpec{"confirm", c::Confirm, -2, kW | kF | kWk, "frontier",
+    CommandSpec{"confirm", c::Confirm, -2, kW | kF | kWk | kCr, "frontier",
                 "Marks a URL as fetched."},
-    CommandSpec{"fail", c::Fail, -2, kW | kF | kWk, "frontier",
+    CommandSpec{"fail", c::Fail, -2, kW | kF | kWk | kCr, "frontier",
                 "Reports a failed fetch of a leased URL."},
-    CommandSpec{"recrawl", c::Recrawl, 3, kW | kF | kWk, "frontier",
+    CommandSpec{"recrawl", c::Recrawl, 3, kW | kF | kWk | kCr, "frontier",
                 "Sets or clears a URL's recrawl period."},
-    CommandSpec{"seen", c::Seen, 2, kR | kF | kWk, "frontier",
+    CommandSpec{"seen", c::Seen, 2, kR | kF | kWk | kCr, "frontier",
                 "Tells whether a URL is known."},
-    CommandSpec{"mseen", c::MSeen, -2, kR | kWk, "frontier",
+    CommandSpec{"mseen", c::MSeen, -2, kR | kWk | kCr, "frontier",
                 "Tells whether each of several URLs is known."},
-    CommandSpec{"urlinfo", c::UrlInfo, 2, kR | kF | kWk, "frontier",
+    CommandSpec{"urlinfo", c::UrlInfo, 2, kR | kF | kWk | kCr, "frontier",
                 "Returns a URL's record."},
-    CommandSpec{"delay", c::Delay, 3, kW | kF | kA, "frontier",
+    CommandSpec{"delay", c::Delay, 3, kW | kF | kA | kCr, "frontier",
                 "Sets a site's politeness delay."},
-    CommandSpec{"stats", c::Stats, 1, kR | kF | kWk, "frontier",
+    CommandSpec{"stats", c::Stats, 1, kR | kF | kWk | kCr, "frontier",
                 "Returns the frontier's counters."},
-    CommandSpec{"extend", c::Extend, 3, kW | kF | kWk, "frontier",
+    CommandSpec{"extend", c::Extend, 3, kW | kF | kWk | kCr, "frontier",
                 "Moves a leased URL's deadline to some seconds from now."},
-    CommandSpec{"release", c::Release, -2, kW | kF | kWk, "frontier",
+    CommandSpec{"release", c::Release, -2, kW | kF | kWk | kCr, "frontier",
                 "Hands a lease back without counting an attempt."},
     // A worker may read sites (INFO, LIST, TOP, HELP); changing one is an
     // admin's (docs/commands.md#site).
-    CommandSpec{"site", c::Site, -2, kWk | kSub, "frontier",
+    CommandSpec{"site", c::Site, -2, kWk | kSub | kCr, "frontier",
                 "SITE INFO|LIST|TOP|DELAY|LIMIT|DELETE|BLOCK|HELP: one site's "
                 "state, and the operators' controls over it.",
                 "delay limit delete block"},
-    CommandSpec{"robots", c::Robots, -2, kW | kWk | kSub, "frontier",
+    CommandSpec{"robots", c::Robots, -2, kW | kWk | kSub | kCr, "frontier",
                 "ROBOTS GET|SET|CHECK: an origin's robots.txt rules.", "set"},
     // Crawl scope (docs/commands.md#scope): re-checking is an admin's.
-    CommandSpec{"scope", c::Scope, -2, kW | kWk | kSub, "frontier",
+    CommandSpec{"scope", c::Scope, -2, kW | kWk | kSub | kCr, "frontier",
                 "SCOPE RECHECK|STATUS: re-checks queued URLs against the "
                 "crawl scope.",
                 "recheck"},
     // Partitions (docs/commands.md#partitions).
-    CommandSpec{"partition", c::PartitionCommand, -2, kR | kWk | kSub,
+    CommandSpec{"partition", c::PartitionCommand, -2, kR | kWk | kSub | kCr,
                 "frontier",
                 "PARTITION LIST|INFO|HELP: the partitions and their counts."},
-    CommandSpec{"hint", c::HintCommand, -1, kR | kF | kWk, "frontier",
+    // Crawls (docs/commands.md#crawls).
+    CommandSpec{"crawl", c::Crawl, -1, kWk | kSub, "frontier",
+                "CRAWL [name] | LIST | INFO name | DELETE name: selects, "
+                "lists, describes or deletes crawls.",
+                "delete"},
+    CommandSpec{"hint", c::HintCommand, -1, kR | kF | kWk | kCr, "frontier",
                 "Returns the advice for a partition's workers: hurry-up, "
                 "steady or slow-down."},
     // Connection and server housekeeping.
@@ -108,17 +115,17 @@ constexpr std::array kCommands = {
                 "Posts a message to a channel; returns its receivers."},
     CommandSpec{"pubsub", c::PubSubCommand, -2, kPS | kWk | kSub, "pubsub",
                 "PUBSUB CHANNELS|NUMSUB|NUMPAT|HELP: the state of Pub/Sub."},
-    CommandSpec{"dbsize", c::DbSize, 1, kR | kF | kWk, "server",
+    CommandSpec{"dbsize", c::DbSize, 1, kR | kF | kWk | kCr, "server",
                 "Returns the number of known URLs."},
     CommandSpec{"time", c::Time, 1, kF | kWk, "server",
                 "Returns the server time."},
-    CommandSpec{"info", c::Info, -1, kWk, "server",
+    CommandSpec{"info", c::Info, -1, kWk | kCr, "server",
                 "Returns information and statistics about the server."},
     CommandSpec{"command", c::Command, -1, kWk | kSub, "server",
                 "Returns details about commands."},
     CommandSpec{"shutdown", c::Shutdown, -1, kA, "server",
                 "Checkpoints and stops the server."},
-    CommandSpec{"import", c::Import, -3, kW, "server",
+    CommandSpec{"import", c::Import, -3, kW | kCr, "server",
                 "Loads exported URLs, sites and robots.txt origins "
                 "(IMPORT URL|SITE|ROBOTS count field value ...)."},
     CommandSpec{"backup", c::Backup, 2, kA, "server",
@@ -252,6 +259,18 @@ const CommandSpec* RunCommand(CommandContext& ctx) {
     Status refused = ctx.frontier.WriteStatus();
     if (!refused.ok()) {
       ctx.reply.Error(std::string(errors::kMisconfPrefix) + refused.message());
+      return nullptr;
+    }
+  }
+  if (spec->flags & kCmdInCrawl) {
+    if (!CrawlAllowed(ctx.client.crawl_patterns, ctx.client.crawl)) {
+      ctx.reply.Error(std::string(errors::kNoPermCrawlPrefix) +
+                      ctx.client.crawl + "'");
+      return nullptr;
+    }
+    // The first use of a crawl deleted meanwhile starts it anew.
+    if (Status used = ctx.frontier.UseCrawl(ctx.client.crawl); !used.ok()) {
+      ReplyStatus(ctx.reply, used);
       return nullptr;
     }
   }

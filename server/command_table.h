@@ -34,6 +34,9 @@ enum CommandFlag : uint32_t {
   // May run in subscribed mode (ClientInfo::subscribed): (P)(UN)SUBSCRIBE,
   // PING, QUIT, RESET, as in Redis; anything else is refused there.
   kCmdSubscribedOk = 1u << 9,
+  // Works in the client's crawl (CRAWL name): RunCommand checks that the
+  // user may use it and makes it the frontier's current crawl first.
+  kCmdInCrawl = 1u << 10,
 };
 
 struct CommandSpec {

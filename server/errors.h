@@ -71,6 +71,12 @@ inline constexpr std::string_view kNoPermPrefix = "NOPERM User ";
 inline constexpr std::string_view kNoPermMiddle =
     " has no permissions to run the '";
 inline constexpr std::string_view kNoPermSuffix = "' command";
+// A client whose user may not use its crawl (`~pattern` rules): Redis's
+// "No permissions to access a key", for a crawl; the name and "'" follow.
+inline constexpr std::string_view kNoPermCrawlPrefix =
+    "NOPERM No permissions to access crawl '";
+// CRAWL INFO of a crawl that does not exist.
+inline constexpr std::string_view kNoSuchCrawl = "ERR no such crawl";
 // Sent to a non-loopback peer in protected mode, which is then closed.
 // Redis's text with the server's name.
 inline constexpr std::string_view kDenied =

@@ -26,6 +26,9 @@ void Server::AfterPass() {
   // commit it before anything is flushed or released.
   CommitPass();
   frontier_.EndPass();  // between passes: no transaction open
+  // Between passes the frontier is in the default crawl, which is what
+  // /metrics, /api/stats and the timers read unless they name one.
+  (void)frontier_.UseCrawl(Frontier::kDefaultCrawl);
   // fsync always: no reply leaves before the commits it reports are on
   // disk. One flush covers every command of the pass, from every client.
   // While writes are refused, a pass that committed nothing has only
@@ -64,7 +67,14 @@ void Server::ServeBlocked(int64_t now_ms) {
   // first come, first served among the clients of each partition, and a
   // client on no partition takes any. A client on a partition the map no
   // longer has (CONFIG SET) is served its error.
-  const auto can_serve = [this, now_ms](std::string_view name) {
+  const auto can_serve = [this, now_ms](std::string_view line) {
+    // A line of another crawl is asked in that crawl (a URL is never
+    // handed to another crawl's client).
+    const auto [crawl, name] = BlockedClients::SplitLine(line);
+    if (!frontier_.UseCrawl(crawl.empty() ? Frontier::kDefaultCrawl : crawl)
+             .ok()) {
+      return false;
+    }
     if (name.empty()) return frontier_.HasReady(now_ms);
     std::optional<size_t> index = frontier_.options().partitions.Find(name);
     return !index || frontier_.HasReadyIn(*index, now_ms);
@@ -77,6 +87,10 @@ void Server::ServeBlocked(int64_t now_ms) {
       blocked_.Remove(entry.conn_id);
       continue;
     }
+    const std::string& crawl = entry.request.crawl;
+    Status used =
+        frontier_.UseCrawl(crawl.empty() ? Frontier::kDefaultCrawl : crawl);
+    if (!used.ok()) break;
     auto urls =
         PopFromPartition(frontier_, entry.request.partition,
                          entry.request.count, entry.request.lease_ms, now_ms,

@@ -6,6 +6,7 @@
 #include <sstream>
 
 #include "server/args.h"
+#include "server/glob.h"
 
 namespace frontier {
 namespace {
@@ -107,6 +108,8 @@ StatusOr<UserSpec> ParseUserSpec(std::string_view text) {
                                        "digits of a SHA-256 digest");
       }
       user.passwords.push_back(digest);
+    } else if (rule.size() > 1 && rule[0] == '~') {
+      user.crawls.push_back(rule.substr(1));
     } else if (EqualsIgnoreCase(rule, "+@worker")) {
       user.role = Role::kWorker;
       ++roles;
@@ -119,7 +122,7 @@ StatusOr<UserSpec> ParseUserSpec(std::string_view text) {
       return Status::InvalidArgument(
           "user " + user.name + ": word " + std::to_string(word) +
           " is not a rule (expected on, off, >password, #sha256hex, "
-          "+@worker or +@admin)");
+          "~crawl, +@worker or +@admin)");
     }
   }
   if (user.passwords.empty()) {
@@ -134,10 +137,20 @@ StatusOr<UserSpec> ParseUserSpec(std::string_view text) {
   return user;
 }
 
+bool CrawlAllowed(const std::vector<std::string>& patterns,
+                  std::string_view crawl) {
+  if (patterns.empty()) return true;
+  for (const std::string& p : patterns) {
+    if (GlobMatch(p, crawl, /*nocase=*/false)) return true;
+  }
+  return false;
+}
+
 std::string FormatUserSpec(const UserSpec& user) {
   std::string out = user.name;
   out += user.enabled ? " on" : " off";
   for (const PasswordDigest& d : user.passwords) out += " #" + HexDigest(d);
+  for (const std::string& pattern : user.crawls) out += " ~" + pattern;
   out += user.role == Role::kAdmin ? " +@admin" : " +@worker";
   return out;
 }

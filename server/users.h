@@ -4,8 +4,11 @@
 //
 // A user is declared in a simplified form of Redis's ACL rules:
 //
-//   user NAME [on|off] [>password]... [#sha256hex]... +@worker|+@admin
+//   user NAME [on|off] [>password]... [#sha256hex]... [~crawl]...
+//        +@worker|+@admin
 //
+// `~pattern` limits the user to the crawls whose names match the glob
+// pattern (CRAWL name; any number of them); without one, every crawl.
 // `on` enables the user (a user is off unless `on` is given, as in Redis);
 // `>password` adds a password, `#<64 hex digits>` adds the SHA-256 of one;
 // exactly one role is required (`+@all` is a synonym of `+@admin`). The
@@ -43,7 +46,13 @@ struct UserSpec {
   bool enabled = false;
   std::vector<PasswordDigest> passwords;
   Role role = Role::kNone;
+  std::vector<std::string> crawls;  // ~patterns; empty = every crawl
 };
+
+// Whether a user limited to `patterns` (UserSpec::crawls; empty = every
+// crawl) may use crawl `crawl`.
+bool CrawlAllowed(const std::vector<std::string>& patterns,
+                  std::string_view crawl);
 
 // Parses "NAME rule...". InvalidArgument with a message that never quotes
 // a password: a bad name (letters, digits and . _ - @ only, at most 64; not

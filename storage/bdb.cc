@@ -97,15 +97,21 @@ void EnvDeleter::operator()(DbEnv* env) const {
 Database::~Database() { Close(); }
 
 Status Database::Open(DbEnv* env, const char* file, uint32_t page_size) {
+  return OpenIn(env, nullptr, file, page_size);
+}
+
+Status Database::OpenIn(DbEnv* env, DbTxn* txn, const char* file,
+                        uint32_t page_size) {
   name_ = file;
   db_ = std::make_unique<Db>(env, DB_CXX_NO_EXCEPTIONS);
   if (page_size != 0) {
     Status s = FromDb(db_->set_pagesize(page_size), name_ + ": set_pagesize");
     if (!s.ok()) return s;
   }
-  return FromDb(db_->open(nullptr, file, nullptr, DB_BTREE,
-                          DB_CREATE | DB_AUTO_COMMIT, 0644),
-                "open " + name_);
+  return FromDb(
+      db_->open(txn, file, nullptr, DB_BTREE,
+                DB_CREATE | (txn == nullptr ? DB_AUTO_COMMIT : 0u), 0644),
+      "open " + name_);
 }
 
 Status Database::Close() {

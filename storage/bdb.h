@@ -38,6 +38,16 @@ class Database {
   // Opens (creating) `file` as a B-tree inside `env`, in its own
   // transaction. `env` must outlive this object.
   Status Open(DbEnv* env, const char* file, uint32_t page_size);
+  // The same inside transaction `txn` (not null): creating the file
+  // commits or aborts with it. After an abort the handle must be closed.
+  Status OpenIn(DbEnv* env, DbTxn* txn, const char* file, uint32_t page_size);
+  // Exchanges the two handles (open or not), so that a set of databases
+  // can be parked and brought back (the crawls, frontier_crawls.cc).
+  void Swap(Database& other) noexcept {
+    db_.swap(other.db_);
+    name_.swap(other.name_);
+    buf_.swap(other.buf_);
+  }
   Status Close();
   // Closes without writing the cache's dirty pages to the file: for an
   // environment that is discarded and then recovered from its log.

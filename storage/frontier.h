@@ -218,6 +218,39 @@ class Frontier {
   // Read-only: the re-check's progress.
   virtual ScopeRecheck ScopeRecheckProgress() const = 0;
 
+  // --- Crawls (frontier_crawls.cc; docs/design.md "Crawls") ---
+  //
+  // A crawl is a namespace: its own URLs, queue, timers, site records,
+  // values and counters. Every verb above works in the current crawl,
+  // which is kDefaultCrawl until UseCrawl() names another; the default
+  // crawl is the directory's original databases. Politeness (delays,
+  // leases per site, blocks and back-offs) holds per site across crawls.
+  static constexpr std::string_view kDefaultCrawl = "DEFAULT";
+  static constexpr size_t kMaxCrawlName = 255;
+  // Whether `name` may name a crawl: 1 to kMaxCrawlName bytes, no space,
+  // no control character, and not LIST, INFO or DELETE (any case).
+  static bool ValidCrawlName(std::string_view name);
+  // Makes `name` the current crawl, creating it (durably, in one
+  // transaction) if it does not exist. InvalidArgument for a bad name;
+  // IOError if it cannot be created. Switching crawls commits the open
+  // pass's transaction first; if that commit fails, the rest of the pass
+  // fails with it (EndPass() reports the error).
+  virtual Status UseCrawl(std::string_view name) = 0;
+  // The current crawl's name.
+  virtual const std::string& CurrentCrawl() const = 0;
+  // Every crawl's name, kDefaultCrawl first, then in byte order.
+  virtual std::vector<std::string> ListCrawls() const = 0;
+  // The counters (Stats()) of crawl `name`; nullopt if there is none.
+  virtual std::optional<FrontierStats> CrawlStats(
+      std::string_view name) const = 0;
+  // CRAWL DELETE: removes crawl `name` and everything in it, in one
+  // transaction that drops its databases (their files go at commit, so
+  // the answer does not depend on the crawl's size); true if it existed.
+  // The default crawl cannot be deleted (InvalidArgument). If it was the
+  // current crawl, the default crawl becomes current; a later UseCrawl()
+  // of the name starts an empty crawl.
+  virtual StatusOr<bool> DeleteCrawl(std::string_view name) = 0;
+
   // The Qc procedure of sections 2.6/2.7: expired leases and due recrawls
   // and retries go back to Q; sites whose delay has passed become ready.
   // Work is bounded per call (TickResult::more_due says there is more).

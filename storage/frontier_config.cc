@@ -48,15 +48,25 @@ Status FrontierImpl::UpdateOptions(const FrontierOptions& options,
   // (blocked) is otherwise placed again only when one of its leases ends:
   // re-derive every site's place under the new cap. A new partition map
   // moves sites between partitions, their counts with them.
-  Status s = RebuildScheduler();
+  // Every crawl's, each current in turn.
+  CrawlSpace* home = current_;
+  Status s;
+  for (auto& [name, crawl] : crawls_) {
+    SwitchTo(crawl.get());
+    s = RebuildScheduler();
+    if (!s.ok()) break;
+    sched_.Promote(now_ms);
+  }
   if (!s.ok()) {
     opts_ = previous;
-    Status again = RebuildScheduler();
-    (void)again;  // the first error is the one to report
-    return s;
+    for (auto& [name, crawl] : crawls_) {
+      SwitchTo(crawl.get());
+      Status again = RebuildScheduler();
+      (void)again;  // the first error is the one to report
+    }
   }
-  sched_.Promote(now_ms);
-  return Status::OK();
+  SwitchTo(home);
+  return s;
 }
 
 }  // namespace frontier

@@ -19,8 +19,10 @@
 #include "policy/politeness.h"
 #include "policy/recrawl.h"
 #include "storage/bdb.h"
+#include "storage/crawl_space.h"
 #include "storage/file_syncer.h"
 #include "storage/frontier.h"
+#include "storage/host_gate.h"
 #include "storage/import_records.h"
 #include "storage/policy_records.h"
 #include "storage/records.h"
@@ -124,13 +126,21 @@ class FrontierImpl final : public Frontier {
   // --- frontier_scope.cc ---
   Status StartScopeRecheck(int64_t now_ms) override;
   ScopeRecheck ScopeRecheckProgress() const override;
+  // --- Crawls (frontier_crawls.cc) ---
+  Status UseCrawl(std::string_view name) override;
+  const std::string& CurrentCrawl() const override { return crawl_name_; }
+  std::vector<std::string> ListCrawls() const override;
+  std::optional<FrontierStats> CrawlStats(std::string_view name) const override;
+  StatusOr<bool> DeleteCrawl(std::string_view name) override;
+  // Tick() of every crawl with work due (frontier_crawls.cc); the current
+  // crawl is current again when it returns.
   StatusOr<TickResult> Tick(int64_t now_ms) override;
   bool HasReady(int64_t now_ms) override;
   bool HasReadyIn(size_t partition,
                   int64_t now_ms) override;  // frontier_partitions.cc
   PartitionStats PartitionInfo(
       size_t partition) const override;  // frontier_partitions.cc
-  std::optional<int64_t> NextWakeMs() const override;
+  std::optional<int64_t> NextWakeMs() const override;  // frontier_crawls.cc
   FrontierStats Stats() const override;
   uint64_t DataBytes() const override;
   SiteStateCounts SiteStates() const override;             // frontier_stats.cc
@@ -549,7 +559,49 @@ class FrontierImpl final : public Frontier {
                                                   HeadWalk* walk);
   Status LoadTimerMin(DbTxn* t);
 
+  // --- Crawls (frontier_crawls.cc; docs/design.md "Crawls") ---
+  //
+  // The current crawl's Tick (frontier_timers.cc).
+  StatusOr<TickResult> TickCrawl(int64_t now_ms);
+  // Exchanges the per-crawl members (databases, scheduler, counters,
+  // caches) with *space.
+  void SwapCrawlState(CrawlSpace* space);
+  // Makes `space` current. Commits the open pass's transaction first (a
+  // transaction holds one crawl's writes); if that fails, the rest of
+  // the pass is doomed with its error. Not inside a RunWrite body.
+  void SwitchTo(CrawlSpace* space);
+  // At open, after the default crawl's databases: crawls.db, then every
+  // registered crawl's databases, counters and scheduler.
+  Status OpenCrawls();
+  // Opens the databases of crawl `space` (not current) inside `txn`
+  // (nullptr: each in its own transaction).
+  Status OpenCrawlDatabases(CrawlSpace* space, DbTxn* txn);
+  // The current crawl's counters from its meta.db "stats" (none: zeros).
+  Status LoadCrawlCounters();
+  // Creates crawl `name` (registry entry and empty databases, one
+  // transaction) and makes it current.
+  Status CreateCrawl(std::string_view name);
+  // Closes every crawl's databases and crawls.db and forgets the crawls,
+  // the default one's state left in the members (CloseEnvironment, Close).
+  Status CloseCrawls(bool sync);
+  // The per-site state shared across crawls: records the current crawl's
+  // hold on `site_fp` from `site`, and tells whether the other crawls'
+  // holds keep it from being fetched at `now_ms`.
+  void GateSet(uint64_t site_fp, const SiteRecord& site, int64_t now_ms);
+  bool GateHolds(uint64_t site_fp, const SiteRecord& site,
+                 int64_t now_ms) const;
+
   FrontierOptions opts_;
+  // Crawls: every crawl by name, the default one included. The current
+  // crawl's state is in the members below; its entry holds nothing
+  // meanwhile. crawls_db_ is the registry (name -> id, and the next id).
+  std::map<std::string, std::unique_ptr<CrawlSpace>, std::less<>> crawls_;
+  CrawlSpace* current_ = nullptr;
+  std::string crawl_name_{Frontier::kDefaultCrawl};
+  uint32_t crawl_id_ = 0;
+  uint32_t next_crawl_id_ = 1;
+  HostGate gate_;
+  bool gate_on_ = false;  // more than one crawl: consult and keep gate_
   // opts_.dir, for SyncLog() on the server's thread (opts_ may be
   // reassigned by UpdateOptions() meanwhile).
   const std::string log_dir_;
@@ -560,6 +612,7 @@ class FrontierImpl final : public Frontier {
   bdb::Database urls_, queue_, timers_, sites_, meta_;
   bdb::Database policy_, excluded_;  // robots.txt: policy_records.h
   bdb::Database data_;  // per-URL values (ADD ... DATA), keyed as urls_
+  bdb::Database crawls_db_;  // the crawl registry, shared
   SiteScheduler sched_;
   SiteBlocks blocks_;  // blocked sites, for STATS (PlaceSite keeps it)
   std::mt19937_64 jitter_rng_{std::random_device{}()};  // back-off jitter
@@ -567,10 +620,6 @@ class FrontierImpl final : public Frontier {
   // Per partition (index in opts_.partitions): what PartitionInfo() gives
   // beyond the scheduler's counts. Restored with stats_ when a transaction
   // aborts.
-  struct PartitionCounts {
-    uint64_t sites = 0, queued = 0, leased = 0, done = 0;
-    uint64_t popped = 0, confirmed = 0;
-  };
   std::vector<PartitionCounts> part_counts_{1};
   std::vector<PartitionCounts> saved_part_counts_;  // RunWrite's copy
   // What an aborted write puts back (BeginWrite saves it).

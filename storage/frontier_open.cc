@@ -187,6 +187,8 @@ Status FrontierImpl::OpenEnvironment(int64_t start) {
   if (s.ok()) s = LoadRechecks();
   if (s.ok()) s = LoadDeleting();
   if (s.ok()) s = LoadScopeRecheck();
+  // The other crawls (crawls.db): each its own databases and scheduler.
+  if (s.ok()) s = OpenCrawls();
   // The databases and the first log file may have just been created:
   // their entries are made durable before anything is acknowledged.
   if (s.ok()) s = SyncDirectory();
@@ -338,6 +340,12 @@ Status FrontierImpl::PlaceEverySite(DbTxn* t) {
   using Held = std::pair<uint64_t, uint64_t>;  // (urls, site_fp)
   std::vector<std::pair<Held, SiteRecord>> largest;
   auto smaller = [](const auto& a, const auto& b) { return a.first > b.first; };
+  // The shared politeness state (several crawls): only what still holds.
+  const int64_t gate_now_ms =
+      gate_on_ ? std::chrono::duration_cast<std::chrono::milliseconds>(
+                     std::chrono::system_clock::now().time_since_epoch())
+                     .count()
+               : 0;
   {
     bdb::BulkScan scan;
     s = scan.Open(&sites_, t);
@@ -346,10 +354,9 @@ Status FrontierImpl::PlaceEverySite(DbTxn* t) {
     while (s.ok()) {
       SiteRecord site;
       uint64_t site_fp = 0;
-      if (key.size() != 8 || !DecodeSiteRecord(value, &site)) {
+      if (!DecodeSiteEntry(key, value, &site_fp, &site)) {
         return Status::Corruption("undecodable site record");
       }
-      for (char c : key) site_fp = (site_fp << 8) | static_cast<uint8_t>(c);
       stats_.sites++;
       stats_.urls += site.urls;
       stats_.queued += site.queued;
@@ -358,6 +365,7 @@ Status FrontierImpl::PlaceEverySite(DbTxn* t) {
       stats_.scheduled += site.scheduled;
       stats_.dead += site.dead;
       blocks_.Set(site_fp, site.block_until_ms);
+      if (gate_on_) GateSet(site_fp, site, gate_now_ms);
       stats_.excluded += site.excluded;
       CountSiteInPartition(site);
       if (site.queued > 0 || site.leases > 0) {
@@ -460,6 +468,7 @@ Status FrontierImpl::Close(bool skip_checkpoint) {
     if (result.ok()) result = s;
   }
   file_syncer_.reset();
+  if (Status s = CloseCrawls(/*sync=*/true); result.ok()) result = s;
   for (bdb::Database* db :
        {&urls_, &queue_, &timers_, &sites_, &meta_, &policy_, &excluded_,
         &data_}) {

@@ -199,6 +199,10 @@ Status FrontierImpl::SaveCounters(u_int32_t commit_flags) {
   bdb::Txn txn;
   Status s = txn.Begin(env_.get());
   if (s.ok()) s = meta_.Put(txn.get(), "stats", EncodeStats(stats_));
+  for (const auto& [name, crawl] : crawls_) {  // the other crawls'
+    if (!s.ok() || crawl.get() == current_) continue;
+    s = crawl->meta.Put(txn.get(), "stats", EncodeStats(crawl->stats));
+  }
   if (s.ok()) {
     s = txn.Commit(commit_flags);
   } else {
@@ -372,6 +376,16 @@ Status FrontierImpl::PlaceSite(DbTxn* t, uint64_t site_fp,
   touched_sites_.insert(site_fp);
   blocks_.Set(site_fp, site.block_until_ms);
   SiteScheduler::Placement p = PlacementOf(site);
+  if (gate_on_) {
+    // Crawls share the site: the others' delay, block and leases hold it.
+    GateSet(site_fp, site, now_ms);
+    if (!p.at_lease_cap && GateHolds(site_fp, site, now_ms)) {
+      const HostGate::Hold others = gate_.Others(crawl_id_, site_fp);
+      p.next_allowed_ms = std::max(
+          {p.next_allowed_ms, others.until_ms,
+           others.until_ms > now_ms ? 0 : now_ms + HostGate::kRecheckMs});
+    }
+  }
   if (site.queued > 0) {
     p.head = KnownHead(site_fp);
     if (!p.head) {

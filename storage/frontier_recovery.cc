@@ -29,6 +29,7 @@ void FrontierImpl::CloseEnvironment() {
   // Nothing cached is written back: recovery rebuilds from the log.
   if (env_) (void)env_->set_flags(DB_PANIC_ENVIRONMENT, 0);
   file_syncer_.reset();
+  (void)CloseCrawls(/*sync=*/false);
   for (bdb::Database* db :
        {&urls_, &queue_, &timers_, &sites_, &meta_, &policy_, &excluded_,
         &data_}) {
@@ -64,6 +65,9 @@ Status FrontierImpl::RetryWrites() {
     // recovery, which keeps exactly what reached the log on disk.
     // The reopen reads the counters of the last checkpoint; the ones
     // counted since then are still right (they count what committed).
+    // The default crawl's counters are in the members from here on.
+    auto home = crawls_.find(kDefaultCrawl);
+    if (home != crawls_.end()) SwitchTo(home->second.get());
     const FrontierStats counted = stats_;
     CloseEnvironment();
     s = OpenEnvironment(std::chrono::duration_cast<std::chrono::milliseconds>(

@@ -60,7 +60,7 @@ Status FrontierImpl::FireTimer(DbTxn* t, const UrlKey& key, int64_t due_ms,
   return PlaceSite(t, rec.site_fp, site, now_ms);
 }
 
-StatusOr<TickResult> FrontierImpl::Tick(int64_t now_ms) {
+StatusOr<TickResult> FrontierImpl::TickCrawl(int64_t now_ms) {
   TickResult result;
   sched_.Promote(now_ms);
   blocks_.Expire(now_ms);
@@ -116,17 +116,10 @@ StatusOr<TickResult> FrontierImpl::Tick(int64_t now_ms) {
 bool FrontierImpl::HasReady(int64_t now_ms) {
   if ((timer_min_ && *timer_min_ <= now_ms) || !rechecks_.empty()) {
     // A failed tick leaves the timers for the next one; POP reports errors.
-    (void)Tick(now_ms);
+    (void)TickCrawl(now_ms);
   }
   sched_.Promote(now_ms);
   return sched_.ready_count() > 0;
-}
-
-std::optional<int64_t> FrontierImpl::NextWakeMs() const {
-  std::optional<int64_t> site = sched_.NextWakeMs();
-  if (!timer_min_) return site;
-  if (!site) return timer_min_;
-  return std::min(*site, *timer_min_);
 }
 
 FrontierStats FrontierImpl::Stats() const {

@@ -232,7 +232,15 @@ Status FrontierImpl::PopOne(DbTxn* t, std::optional<size_t> partition,
     first = partition ? sched_.FirstReadyIn(*partition) : sched_.FirstReady();
     if (!first) return Status::OK();
     s = LoadSite(t, first->first, &site);
-    if (s.ok()) s = LoadUrl(t, first->second.url, &rec);
+    if (!s.ok()) return s;
+    if (gate_on_ && GateHolds(first->first, site, now_ms)) {
+      // Another crawl fetches from the site or waits its delay: this
+      // crawl waits too (PlaceSite places it by the gate).
+      s = PlaceSite(t, first->first, site, now_ms);
+      if (!s.ok()) return s;
+      continue;
+    }
+    s = LoadUrl(t, first->second.url, &rec);
     if (!s.ok()) return s;
     if (rec.state != StoredState::kQueued || rec.site_fp != first->first) {
       return Status::Corruption("queue entry for a URL that is not queued: " +
@@ -283,7 +291,7 @@ StatusOr<std::vector<std::string>> FrontierImpl::Pop(size_t count,
 StatusOr<std::vector<std::string>> FrontierImpl::PopFrom(
     std::optional<size_t> partition, size_t count, int64_t lease_ms,
     int64_t now_ms, std::vector<std::optional<std::string>>* data) {
-  StatusOr<TickResult> tick = Tick(now_ms);
+  StatusOr<TickResult> tick = TickCrawl(now_ms);  // this crawl's timers
   if (!tick.ok()) return tick.status();
   std::vector<std::string> urls;
   sched_.Promote(now_ms);

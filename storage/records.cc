@@ -334,6 +334,14 @@ bool DecodeSiteRecord(std::string_view in, SiteRecord* r) {
   return true;
 }
 
+bool DecodeSiteEntry(std::string_view key, std::string_view value,
+                     uint64_t* site_fp, SiteRecord* r) {
+  if (key.size() != 8 || !DecodeSiteRecord(value, r)) return false;
+  *site_fp = 0;
+  for (char c : key) *site_fp = (*site_fp << 8) | static_cast<uint8_t>(c);
+  return true;
+}
+
 namespace {
 // The persistent counters in a fixed order; ready_sites and blocked_sites
 // are in-memory only. The cumulative counters, in their order in the

@@ -164,6 +164,10 @@ struct SiteRecord {
 std::string EncodeSiteRecord(const SiteRecord& r);
 void EncodeSiteRecord(const SiteRecord& r, std::string* out);
 bool DecodeSiteRecord(std::string_view in, SiteRecord* r);
+// A sites.db entry: its 8-byte key (the site's fingerprint, big-endian)
+// into *site_fp and its value into *r. False if either does not decode.
+bool DecodeSiteEntry(std::string_view key, std::string_view value,
+                     uint64_t* site_fp, SiteRecord* r);
 
 // The counters record (all of FrontierStats but ready_sites and
 // blocked_sites). Only the cumulative counters (added ... scope_removed) are

@@ -87,6 +87,10 @@ bool LogIn(CommandContext& ctx, std::string_view user,
   ctx.client.authenticated = true;
   ctx.client.user = std::string(user);
   ctx.client.role = *role;
+  ctx.client.crawl_patterns.clear();
+  for (const UserSpec& spec : ctx.config.users) {
+    if (spec.name == user) ctx.client.crawl_patterns = spec.crawls;
+  }
   return true;
 }
 
@@ -414,6 +418,8 @@ void Reset(CommandContext& ctx) {
   ctx.client.user = "default";
   ctx.client.authenticated = !AuthRequired(ctx.config);
   ctx.client.role = ctx.client.authenticated ? Role::kAdmin : Role::kNone;
+  ctx.client.crawl = std::string(Frontier::kDefaultCrawl);
+  ctx.client.crawl_patterns.clear();
   ctx.reply.Simple("RESET");
 }
 

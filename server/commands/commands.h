@@ -83,6 +83,8 @@ void Publish(CommandContext& ctx);
 void PubSubCommand(CommandContext& ctx);
 
 void PartitionCommand(CommandContext& ctx);
+// crawl_commands.cc
+void Crawl(CommandContext& ctx);
 void HintCommand(CommandContext& ctx);
 // Appends INFO's "# Partitions" section to `out`.
 void PartitionsSection(const CommandContext& ctx, std::string& out);

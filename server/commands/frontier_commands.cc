@@ -223,6 +223,9 @@ void BPop(CommandContext& ctx) {
   }
   if (!CheckPartition(ctx, values[2])) return;
   request.partition = values[2].value_or("");
+  if (ctx.client.crawl != Frontier::kDefaultCrawl) {
+    request.crawl = ctx.client.crawl;
+  }
   // First come, first served: while others wait, a newcomer queues behind
   // them even if URLs are ready now; the loop serves the queues in order
   // (Server::ServeBlocked), each partition's and the any-partition one.

@@ -178,6 +178,8 @@ void CommandStatsSection(const CommandContext& ctx, std::string& out) {
 
 void FrontierSection(const CommandContext& ctx, std::string& out) {
   out += "# Frontier\r\n";
+  // The counters are the connection's crawl's (docs/commands.md#crawls).
+  Line(out, "crawl", std::string_view(ctx.client.crawl));
   for (const auto& [name, value] : FrontierStatsFields(ctx.frontier.Stats())) {
     Line(out, name, value);
   }

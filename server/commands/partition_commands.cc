@@ -6,6 +6,7 @@
 #include <string_view>
 
 #include "server/args.h"
+#include "server/blocked_clients.h"
 #include "server/commands/commands.h"
 #include "server/errors.h"
 #include "server/partitions.h"
@@ -24,8 +25,16 @@ constexpr std::string_view kPartitionHelp[] = {
     "    Print this help.",
 };
 
+// BPOP clients waiting on a partition of the client's crawl.
 WaitingFn WaitingOf(const CommandContext& ctx) {
-  return [&ctx](std::string_view name) { return ctx.server.WaitingOn(name); };
+  return [&ctx](std::string_view name) {
+    BlockRequest line;
+    if (ctx.client.crawl != Frontier::kDefaultCrawl) {
+      line.crawl = ctx.client.crawl;
+    }
+    line.partition = std::string(name);
+    return ctx.server.WaitingOn(BlockedClients::LineOf(line));
+  };
 }
 
 void PartitionInfo(CommandContext& ctx, std::string_view name) {

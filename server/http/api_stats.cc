@@ -1,7 +1,9 @@
 #include "server/http/api_stats.h"
 
 #include <cstdio>
+#include <optional>
 #include <span>
+#include <string>
 
 #include "server/command_table.h"
 #include "server/commands/commands.h"
@@ -65,14 +67,32 @@ class Json {
 void WriteFrontier(Json& j, const StatsSources& src) {
   j.Key("frontier");
   j.Open('{');
-  for (const auto& [name, value] :
-       commands::FrontierStatsFields(src.frontier.Stats())) {
+  // The default crawl's (between passes the current one is, but a
+  // request may come within a pass that switched).
+  for (const auto& [name, value] : commands::FrontierStatsFields(
+           src.frontier.CrawlStats(Frontier::kDefaultCrawl)
+               .value_or(src.frontier.Stats()))) {
     j.Member(name, value);
   }
   const SiteStateCounts sites = src.frontier.SiteStates();
   j.Member("waiting_sites", sites.waiting);
   j.Member("busy_sites", sites.busy);
   j.Close('}');
+
+  // Every crawl's STATS: [{"name": ..., "urls": ..., ...}], DEFAULT first.
+  j.Key("crawls");
+  j.Open('[');
+  for (const std::string& name : src.frontier.ListCrawls()) {
+    std::optional<FrontierStats> stats = src.frontier.CrawlStats(name);
+    if (!stats) continue;
+    j.Open('{');
+    j.Member("name", std::string_view(name));
+    for (const auto& [field, value] : commands::FrontierStatsFields(*stats)) {
+      j.Member(field, value);
+    }
+    j.Close('}');
+  }
+  j.Close(']');
 
   j.Key("largest_sites");
   j.Open('[');

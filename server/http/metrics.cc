@@ -2,8 +2,12 @@
 
 #include <cinttypes>
 #include <cstdio>
+#include <optional>
 #include <span>
+#include <string>
 #include <string_view>
+#include <utility>
+#include <vector>
 
 #include "server/command_table.h"
 #include "server/commands/commands.h"
@@ -252,8 +256,71 @@ void RenderMemory(Exposition& x, const StatsSources& src) {
         Number(cache->misses_per_command));
 }
 
+// A crawl name as a label value: `\` and `"` escaped (a name holds no
+// control character, so no newline).
+std::string CrawlLabel(std::string_view name) {
+  std::string out = "crawl=\"";
+  for (char c : name) {
+    if (c == '\\' || c == '"') out += '\\';
+    out += c;
+  }
+  return out + '"';
+}
+
+// With more than one crawl: each crawl's URLs by state and its main
+// counters, labelled crawl="name" (docs/commands.md#crawls). The
+// unlabelled families above are the default crawl's.
+void RenderCrawls(Exposition& x, const StatsSources& src) {
+  const std::vector<std::string> names = src.frontier.ListCrawls();
+  if (names.size() < 2) return;
+  std::vector<std::pair<std::string, FrontierStats>> crawls;
+  for (const std::string& name : names) {
+    std::optional<FrontierStats> s = src.frontier.CrawlStats(name);
+    if (s) crawls.emplace_back(CrawlLabel(name), *s);
+  }
+  struct Family {
+    const char* name;
+    const char* type;
+    const char* help;
+    uint64_t FrontierStats::*field;
+    const char* state;  // a state label, or nullptr
+  };
+  static constexpr Family kFamilies[] = {
+      {"frontierd_crawl_urls", "gauge", "URLs known, per crawl.",
+       &FrontierStats::urls, nullptr},
+      {"frontierd_crawl_urls_by_state", "gauge",
+       "URLs by state (queued, leased, done, scheduled, dead), per crawl.",
+       &FrontierStats::queued, "queued"},
+      {"frontierd_crawl_urls_by_state", "", "", &FrontierStats::leased,
+       "leased"},
+      {"frontierd_crawl_urls_by_state", "", "", &FrontierStats::done, "done"},
+      {"frontierd_crawl_urls_by_state", "", "", &FrontierStats::scheduled,
+       "scheduled"},
+      {"frontierd_crawl_urls_by_state", "", "", &FrontierStats::dead, "dead"},
+      {"frontierd_crawl_urls_added_total", "counter",
+       "URLs added (new to the crawl), per crawl.", &FrontierStats::added,
+       nullptr},
+      {"frontierd_crawl_urls_popped_total", "counter",
+       "URLs handed out by POP and BPOP, per crawl.", &FrontierStats::popped,
+       nullptr},
+      {"frontierd_crawl_urls_confirmed_total", "counter",
+       "URLs confirmed as fetched, per crawl.", &FrontierStats::confirmed,
+       nullptr},
+  };
+  for (const Family& f : kFamilies) {
+    if (*f.type != '\0') x.Family(f.name, f.type, f.help);
+    for (const auto& [label, stats] : crawls) {
+      std::string labels = label;
+      if (f.state != nullptr)
+        labels += std::string(",state=\"") + f.state + '"';
+      x.Sample(f.name, labels, Number(stats.*f.field));
+    }
+  }
+}
+
 void RenderFrontier(Exposition& x, const StatsSources& src) {
-  const FrontierStats stats = src.frontier.Stats();
+  const FrontierStats stats = src.frontier.CrawlStats(Frontier::kDefaultCrawl)
+                                  .value_or(src.frontier.Stats());
   RenderFields(x, kFrontierMetrics, commands::FrontierStatsFields(stats));
   const SiteStateCounts sites = src.frontier.SiteStates();
   x.Family("frontierd_sites_by_state", "gauge",
@@ -394,6 +461,7 @@ std::string RenderMetrics(const StatsSources& src, int64_t now_ms) {
   RenderServer(x, src, now_ms);
   RenderMemory(x, src);
   RenderFrontier(x, src);
+  RenderCrawls(x, src);
   RenderPartitions(x, src);
   RenderPersistence(x, src, now_ms);
   RenderCommands(x, src);

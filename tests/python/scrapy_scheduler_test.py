@@ -253,6 +253,36 @@ class ScrapyTest(unittest.TestCase):
         finally:
             site.stop()
 
+    def test_two_crawls_each_fetch_every_page(self):
+        # FRONTIERD_CRAWL: each process works in its own crawl, so each
+        # fetches the whole site once; the DEFAULT crawl is left alone.
+        site = Site().start()
+        try:
+            with servers.frontierd(BINARY, "--politeness-delay", "0",
+                                   "--site-max-leases", "0") as fd:
+                a = self.scrapy(fd.port, "a", site.seeds(),
+                                "FRONTIERD_CRAWL=one")
+                b = self.scrapy(fd.port, "b", site.seeds(),
+                                "FRONTIERD_CRAWL=two")
+                self.assertEqual(self.wait(a), 0, self.logtext("a"))
+                self.assertEqual(self.wait(b), 0, self.logtext("b"))
+                f = frontierd.Frontier(port=fd.port)
+                crawls = f.crawls()
+                default_urls = f.stats()["urls"]
+                one, two = f.crawl_info("one"), f.crawl_info("two")
+                f.close()
+            self.assertEqual(crawls, ["DEFAULT", "one", "two"])
+            self.assertEqual(default_urls, 0)
+            self.assertEqual(one["leased"] + two["leased"], 0)
+            for agent in ("a", "b"):
+                pages = [(h, p) for h, p, ua, _ in site.fetches()
+                         if ua == agent and p != "/robots.txt"]
+                expected = self.reachable() | {(HOSTS[1], "/private")} | {
+                    (HOSTS[0], "/private")}
+                self.assertEqual(sorted(pages), sorted(expected), agent)
+        finally:
+            site.stop()
+
     def test_round_trip_post_dont_filter_and_backoff(self):
         site = Site().start()
         try:

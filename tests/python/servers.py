@@ -106,6 +106,16 @@ def frontierd(binary, *extra):
     ], "frontierd")
 
 
+def frontierd_on(binary, data_dir, *extra):
+    """A frontierd on `data_dir`, a directory that outlives the server (for
+    restarts and kill -9); its log goes in the server's own directory."""
+    binary = os.path.abspath(binary)
+    return Server(lambda s: [
+        binary, "--port", str(s.port), "--bind", "127.0.0.1", "--dir",
+        data_dir, "--logfile", os.path.join(s.dir, "frontierd.log"), *extra
+    ], "frontierd")
+
+
 def redis_server():
     return Server(lambda s: [
         shutil.which("redis-server") or "/usr/bin/redis-server", "--port",

@@ -28,12 +28,8 @@ def field_map(reply):
 
 def server_on(data_dir, *extra):
     """A frontierd on `data_dir`, which outlives it (restarts, kill -9)."""
-    binary = os.path.abspath(BINARY)
-    return servers.Server(lambda s: [
-        binary, "--port", str(s.port), "--bind", "127.0.0.1", "--dir",
-        data_dir, "--politeness-delay", "0", "--site-max-leases", "0",
-        "--logfile", os.path.join(s.dir, "frontierd.log"), *extra
-    ], "frontierd")
+    return servers.frontierd_on(BINARY, data_dir, "--politeness-delay", "0",
+                                "--site-max-leases", "0", *extra)
 
 
 class UrlDataTest(unittest.TestCase):

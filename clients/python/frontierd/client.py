@@ -186,6 +186,27 @@ def _same(reply):
     return reply
 
 
+def _in_crawl(connection_class, crawl):
+    """`connection_class` that selects `crawl` (CRAWL name) on every
+    connection it opens, after AUTH, as redis-py's own SELECT of `db`: a
+    pool's connections all work in the crawl, reconnects included."""
+
+    class CrawlConnection(connection_class):
+        def on_connect(self):
+            super().on_connect()
+            self.send_command("CRAWL", crawl)
+            try:
+                reply = self.read_response()
+            except rex.ResponseError as exc:
+                self.disconnect()
+                raise _error(exc) from exc
+            if reply not in (b"OK", "OK"):
+                self.disconnect()
+                raise rex.ConnectionError(f"CRAWL {crawl}: {reply!r}")
+
+    return CrawlConnection
+
+
 class Frontier:
     """A connection (pool) to one frontierd.
 
@@ -193,19 +214,26 @@ class Frontier:
     "rediss://..." for TLS, with redis-py's from_url options (ssl_ca_certs,
     socket_timeout, ...); Frontier(host=..., port=..., password=...) takes
     redis.Redis's arguments; Frontier(client=r) wraps a redis.Redis you
-    made (it must not decode responses: values are bytes).
+    made (it must not decode responses: values are bytes). crawl="name"
+    makes every connection work in that crawl (CRAWL name); None leaves
+    the server's default crawl.
     """
 
-    def __init__(self, client=None, **kwargs):
+    def __init__(self, client=None, *, crawl=None, **kwargs):
         if client is None:
             kwargs["decode_responses"] = False
             client = redis.Redis(**kwargs)
+        if crawl is not None:
+            pool = client.connection_pool
+            pool.disconnect()  # connections made so far are in another
+            pool.connection_class = _in_crawl(pool.connection_class, crawl)
         self.redis = client
+        self.crawl_name = crawl
 
     @classmethod
-    def from_url(cls, url, **kwargs):
+    def from_url(cls, url, *, crawl=None, **kwargs):
         kwargs["decode_responses"] = False
-        return cls(client=redis.Redis.from_url(url, **kwargs))
+        return cls(client=redis.Redis.from_url(url, **kwargs), crawl=crawl)
 
     def close(self):
         self.redis.close()
@@ -354,6 +382,20 @@ class Frontier:
                 "ready_sites": int(fields["ready_sites"]),
                 "leased": int(fields["leased"]),
                 "waiting": int(fields["waiting"])}
+
+    # ---- crawls ------------------------------------------------------------
+    def crawls(self):
+        """CRAWL LIST: the crawls' names (DEFAULT first)."""
+        return [_s(n) for n in self.execute("CRAWL", "LIST")]
+
+    def crawl_info(self, name):
+        """CRAWL INFO: STATS's dict for crawl `name`."""
+        fields = _pairs(self.execute("CRAWL", "INFO", name))
+        return {k: int(v) for k, v in fields.items() if k != "name"}
+
+    def crawl_delete(self, name):
+        """CRAWL DELETE (admins): True if the crawl existed."""
+        return self.execute("CRAWL", "DELETE", name) == 1
 
     # ---- sites and robots ---------------------------------------------------
     def site_info(self, site):

@@ -40,11 +40,9 @@ class Scheduler:
         self.crawler = crawler
         s = crawler.settings
         self.url = s.get("FRONTIERD_URL", "redis://127.0.0.1:7379")
-        crawl = s.get("FRONTIERD_CRAWL")
-        if crawl not in (None, "", "default"):
-            raise ValueError(
-                f"FRONTIERD_CRAWL={crawl!r}: this frontierd has no crawl "
-                "namespaces yet; leave it unset (or 'default')")
+        # Every connection of the scheduler works in this crawl (CRAWL
+        # name); unset: the server's DEFAULT crawl.
+        self.crawl = s.get("FRONTIERD_CRAWL") or None
         self.partition = s.get("FRONTIERD_PARTITION") or None
         self.lease = s.getfloat("FRONTIERD_LEASE", 0) or None
         self.pop_count = s.getint(
@@ -89,6 +87,7 @@ class Scheduler:
     def open(self, spider):
         self.spider = spider
         self.frontier = frontierd.Frontier.from_url(self.url,
+                                                    crawl=self.crawl,
                                                     socket_timeout=30)
         self.frontier.ping()
         logger.info("frontierd scheduler on %s", self._safe_url())
