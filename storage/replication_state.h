@@ -1,0 +1,53 @@
+// What the server sees of a Frontier's replication (docs/replication.md):
+// this site's role, the group as this site knows it, and the events the
+// Replication Manager reports. Plain values; storage/replicator.h makes
+// them.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <string>
+
+namespace frontier {
+
+enum class ReplicationRole {
+  kNone,     // replication no: a single node
+  kMaster,   // takes writes
+  kReplica,  // applies the master's log; refuses writes
+};
+
+struct ReplicationState {
+  ReplicationRole role = ReplicationRole::kNone;
+  std::string master;  // the master's "host:port", "" while unknown
+  uint32_t sites = 0;            // in the group, this one included
+  uint32_t connected_peers = 0;  // other sites with a live connection
+  // Commits that a quorum did not acknowledge within repl-ack-timeout.
+  uint64_t perm_failed = 0;
+  uint64_t elections_won = 0;
+};
+
+// One Replication Manager event, as reported on its own thread.
+struct ReplicationEvent {
+  enum class Kind {
+    kBecameMaster,
+    kBecameReplica,
+    kNewMaster,       // another site is master now
+    kStartupDone,     // a replica has caught up with the master
+    kConnected,       // a connection to a peer was established
+    kDisconnected,    // one broke
+    kElectionFailed,  // no master could be elected (no quorum)
+    kPermFailed,      // a commit was not acknowledged in time
+    kPanic,           // the environment needs recovery
+  };
+  Kind kind = Kind::kPanic;
+  int eid = -1;  // the site concerned, where Berkeley DB names one
+};
+
+// Called on a Replication Manager thread (or, for kPermFailed, on the
+// thread that committed): it must only hand the event over to the loop
+// (server/replication_events.h), never call the Frontier.
+using ReplicationListener = std::function<void(const ReplicationEvent&)>;
+
+const char* ReplicationRoleName(ReplicationRole role);  // "master", ...
+
+}  // namespace frontier
