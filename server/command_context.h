@@ -51,6 +51,9 @@ struct ClientInfo {
   // kCmdSubscribedOk, and its output limit is the pubsub class's. Set by
   // the Pub/Sub handlers and RESET.
   bool subscribed = false;
+  // READONLY (docs/replication.md): this connection may read from a
+  // replica. READWRITE and RESET clear it.
+  bool reads_replica = false;
 };
 
 // One client as CLIENT LIST shows it: its identity and its buffers.
@@ -86,6 +89,9 @@ class ServerControl {
   // pass: docs/event-loop.md). Admin commands (CONFIG, BACKUP, SHUTDOWN)
   // run after it, outside the pass's transaction.
   virtual void CommitPass() = 0;
+  // This site's replication role as the loop last heard it (kNone with
+  // replication no): cheap, for the command table's checks.
+  virtual ReplicationRole replication_role() const = 0;
 };
 
 // A BPOP that found nothing: wait for URLs until `deadline_ms`.

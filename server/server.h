@@ -109,6 +109,7 @@ class Server : private ConnectionEvents,
   // Replication (server_replication.cc): starts receiving the events, and
   // handles one on the loop thread (a log line for every role change).
   void StartReplicationEvents();
+  ReplicationRole replication_role() const override { return repl_role_; }
   void OnReplicationEvent(const ReplicationEvent& event);
 
   // The end of every pass, in this order (docs/event-loop.md).

@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <functional>
 #include <string>
+#include <vector>
 
 namespace frontier {
 
@@ -16,9 +17,21 @@ enum class ReplicationRole {
   kReplica,  // applies the master's log; refuses writes
 };
 
+// A peer of this site, as the Replication Manager knows it.
+struct ReplicationPeer {
+  std::string host;  // its replication address
+  uint16_t port = 0;
+  bool connected = false;
+};
+
 struct ReplicationState {
   ReplicationRole role = ReplicationRole::kNone;
   std::string master;  // the master's "host:port", "" while unknown
+  bool master_link_up = false;  // a replica's connection to its master
+  // The end of this site's transaction log as one number: file << 32 |
+  // byte offset (0 with replication no).
+  uint64_t log_offset = 0;
+  std::vector<ReplicationPeer> peers;
   uint32_t sites = 0;            // in the group, this one included
   uint32_t connected_peers = 0;  // other sites with a live connection
   // Commits that a quorum did not acknowledge within repl-ack-timeout.

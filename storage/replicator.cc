@@ -142,8 +142,9 @@ Status Replicator::NotAcknowledged() {
       "and retrying it is safe");
 }
 
-bool Replicator::CountPeers(DbEnv* env, uint32_t* connected,
-                            uint32_t* sites) const {
+bool Replicator::CountPeers(DbEnv* env, uint32_t* connected, uint32_t* sites,
+                            std::vector<ReplicationPeer>* peers,
+                            bool* master_up) const {
   u_int nsites = 0;
   if (env->rep_get_nsites(&nsites) != 0) return false;
   u_int count = 0;
@@ -153,7 +154,16 @@ bool Replicator::CountPeers(DbEnv* env, uint32_t* connected,
   for (u_int i = 0; i < count; ++i) {
     const bool self = options_.listen.host == list[i].host &&
                       options_.listen.port == list[i].port;
-    if (!self && list[i].status == DB_REPMGR_CONNECTED) ++*connected;
+    if (self) continue;
+    const bool up = list[i].status == DB_REPMGR_CONNECTED;
+    if (up) ++*connected;
+    if (peers != nullptr) {
+      peers->push_back(ReplicationPeer{
+          list[i].host, static_cast<uint16_t>(list[i].port), up});
+    }
+    if (master_up != nullptr && list[i].eid == master_eid_.load()) {
+      *master_up = up;
+    }
   }
   std::free(list);
   *sites = nsites;
@@ -184,7 +194,14 @@ ReplicationState Replicator::State(DbEnv* env) const {
   st.role = role();
   st.perm_failed = perm_failed();
   st.elections_won = elections_won_.load();
-  (void)CountPeers(env, &st.connected_peers, &st.sites);
+  (void)CountPeers(env, &st.connected_peers, &st.sites, &st.peers,
+                   &st.master_link_up);
+  DB_LOG_STAT* log = nullptr;
+  if (env->log_stat(&log, 0) == 0) {
+    st.log_offset = (static_cast<uint64_t>(log->st_cur_file) << 32) |
+                    log->st_cur_offset;
+    std::free(log);
+  }
   if (is_master()) {
     st.master = options_.listen.host + ":" + std::to_string(options_.listen.port);
   } else if (int eid = master_eid_.load(); eid != DB_EID_INVALID) {

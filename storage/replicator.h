@@ -69,8 +69,11 @@ class Replicator {
   static void OnEvent(DbEnv* env, u_int32_t event, void* info);
   void Handle(u_int32_t event, void* info);
   void Report(ReplicationEvent::Kind kind, int eid);
-  // Peers with a live connection, and the group's size, or false.
-  bool CountPeers(DbEnv* env, uint32_t* connected, uint32_t* sites) const;
+  // Peers with a live connection, and the group's size, or false; with
+  // `peers`, every peer (the master's link in *master_up, if known).
+  bool CountPeers(DbEnv* env, uint32_t* connected, uint32_t* sites,
+                  std::vector<ReplicationPeer>* peers = nullptr,
+                  bool* master_up = nullptr) const;
 
   const ReplicationOptions options_;
   std::atomic<ReplicationRole> role_{ReplicationRole::kReplica};

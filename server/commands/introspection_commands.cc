@@ -193,6 +193,7 @@ constexpr std::pair<std::string_view, SectionFn> kSections[] = {
     {"clients", ClientsSection},
     {"persistence", PersistenceSection},
     {"stats", StatsSection},
+    {"replication", ReplicationSection},
     {"frontier", FrontierSection},
     {"memory", MemorySection},
     {"commandstats", CommandStatsSection},

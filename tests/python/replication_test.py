@@ -94,11 +94,31 @@ class ReplicationTest(unittest.TestCase):
             master = g.client(0)
             self.assertEqual(master.execute_command(
                 "ADD", "http://a.example/1"), 1)
+            role = master.execute_command("ROLE")
+            self.assertEqual(role[0], b"master")
+            self.assertEqual(sorted(r[0] + b":" + r[1] for r in role[2]),
+                             [a.encode() for a in g.addrs[1:]])
+            info = master.info("replication")
+            self.assertEqual(info["role"], "master")
+            self.assertEqual(info["connected_slaves"], 2)
+            self.assertEqual(info["repl_sites"], 3)
             for i in (1, 2):
                 replica = g.client(i)
+                # Reads on a replica need READONLY on the connection.
+                with self.assertRaises(redis.ResponseError) as caught:
+                    replica.execute_command("SEEN", "http://a.example/1")
+                self.assertIn("send READONLY", str(caught.exception))
+                self.assertTrue(replica.execute_command("READONLY"))  # +OK
                 wait_for(lambda: replica.execute_command(
                     "SEEN", "http://a.example/1") == 1, 10,
                     f"the write on site {i}")
+                role = replica.execute_command("ROLE")
+                self.assertEqual(role[:4], [b"slave", HOSTS[0].encode(),
+                                            int(g.addrs[0].split(":")[1]),
+                                            b"connected"])
+                info = replica.info("replication")
+                self.assertEqual(info["role"], "slave")
+                self.assertEqual(info["master_link_status"], "up")
                 with self.assertRaises(redis.ResponseError) as caught:
                     replica.execute_command("ADD", "http://b.example/")
                 self.assertTrue(str(caught.exception).startswith(
@@ -113,6 +133,7 @@ class ReplicationTest(unittest.TestCase):
             self.assertEqual(popped, b"http://a.example/1")
             for i in (1, 2):
                 replica = g.client(i)
+                replica.execute_command("READONLY")
                 wait_for(lambda: b"leased" in replica.execute_command(
                     "URLINFO", "http://a.example/1"), 10,
                     f"the lease on site {i}")
@@ -187,6 +208,7 @@ class ReplicationTest(unittest.TestCase):
             g.sites[0]._stderr.close()
             g.sites[0].__enter__()
             old = g.client(0)
+            old.execute_command("READONLY")
             wait_for(lambda: old.execute_command(
                 "SEEN", "http://new.example/") == 1, 20,
                 "the old master to catch up")
@@ -198,17 +220,8 @@ class ReplicationTest(unittest.TestCase):
         with Group() as g:
             # A fourth site whose order differs from the group's.
             addr = f"127.0.0.5:{free_port_on('127.0.0.5')}"
-            tmp = tempfile.mkdtemp(prefix="frontierd-py-")
-            try:
-                r = subprocess.run(
-                    [os.path.abspath(BINARY), "--port",
-                     str(servers.free_port()), "--bind", "127.0.0.1",
-                     "--dir", os.path.join(tmp, "data"), *FLAGS,
-                     "--replication", "yes", "--repl-listen", addr,
-                     "--repl-peers", g.addrs[0], "--order", "priority"],
-                    capture_output=True, text=True, timeout=60)
-            finally:
-                shutil.rmtree(tmp, ignore_errors=True)
+            r = run_refused_site(["--repl-listen", addr, "--repl-peers",
+                                  g.addrs[0], "--order", "priority"])
             self.assertNotEqual(r.returncode, 0)
             self.assertIn("every site of a group needs the same 'order'",
                           r.stdout + r.stderr)
@@ -219,19 +232,24 @@ class ReplicationTest(unittest.TestCase):
             busy.bind((host, 0))
             busy.listen()
             addr = f"{host}:{busy.getsockname()[1]}"
-            tmp = tempfile.mkdtemp(prefix="frontierd-py-")
-            try:
-                r = subprocess.run(
-                    [os.path.abspath(BINARY), "--port",
-                     str(servers.free_port()), "--bind", "127.0.0.1",
-                     "--dir", os.path.join(tmp, "data"), *FLAGS,
-                     "--replication", "yes", "--repl-listen", addr,
-                     "--repl-group-creator", "yes"],
-                    capture_output=True, text=True, timeout=60)
-            finally:
-                shutil.rmtree(tmp, ignore_errors=True)
+            r = run_refused_site(["--repl-listen", addr,
+                                  "--repl-group-creator", "yes"])
         self.assertNotEqual(r.returncode, 0)
         self.assertIn("repmgr_start", r.stdout + r.stderr)
+
+
+def run_refused_site(args):
+    """Runs a replication site expected to refuse to start (60 s at most)
+    in a temporary directory; returns its CompletedProcess."""
+    tmp = tempfile.mkdtemp(prefix="frontierd-py-")
+    try:
+        return subprocess.run(
+            [os.path.abspath(BINARY), "--port", str(servers.free_port()),
+             "--bind", "127.0.0.1", "--dir", os.path.join(tmp, "data"),
+             *FLAGS, "--replication", "yes", *args],
+            capture_output=True, text=True, timeout=60)
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
 
 
 if __name__ == "__main__":
