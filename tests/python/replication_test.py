@@ -10,7 +10,8 @@ its PID and every wait is bounded.
   after SIGCONT;
 - kill -9 of the master: a replica takes over with every acknowledged
   write and no live lease handed out again; the old master rejoins as a
-  replica;
+  replica; a master stopped (SIGSTOP) long enough is replaced, and
+  continues as a replica;
 - bad input stops a site with a message: a layout different from the
   group's, a second group creator, a replication port in use.
 
@@ -220,6 +221,38 @@ class ReplicationTest(unittest.TestCase):
             with self.assertRaises(redis.ReadOnlyError):
                 old.execute_command("ADD", "http://after.example/")
             self.assertIn("this site is a REPLICA", g.sites[0].logs())
+
+    def test_a_stopped_master_is_replaced_and_comes_back_a_replica(self):
+        with Group() as g:
+            master = g.client(0)
+            self.assertEqual(master.execute_command(
+                "ADD", "http://a.example/"), 1)
+            os.kill(g.sites[0].proc.pid, signal.SIGSTOP)
+
+            def new_master():
+                for i in (1, 2):
+                    try:
+                        g.client(i).execute_command("ADD", "http://n.example/")
+                        return i
+                    except (redis.ResponseError, redis.ConnectionError):
+                        pass
+                return None
+            i = wait_for(new_master, 30, "a new master")
+            self.assertEqual(g.client(i).execute_command("ROLE")[0],
+                             b"master")
+            os.kill(g.sites[0].proc.pid, signal.SIGCONT)
+            old = g.client(0)
+            wait_for(lambda: old.execute_command("ROLE")[0] == b"slave", 20,
+                     "the old master to become a replica")
+            old.execute_command("READONLY")
+            wait_for(lambda: old.execute_command(
+                "SEEN", "http://n.example/") == 1, 20,
+                "the new master's write on the old one")
+            self.assertEqual(old.execute_command("SEEN", "http://a.example/"),
+                             1)
+            with self.assertRaises(redis.ReadOnlyError):
+                old.execute_command("ADD", "http://x.example/")
+            self.assertIn("this site is now a REPLICA", g.sites[0].logs())
 
     def test_a_different_layout_is_refused(self):
         with Group() as g:
