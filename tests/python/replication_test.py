@@ -91,6 +91,19 @@ class Group:
         return redis.Redis(host="127.0.0.1", port=self.sites[i].port,
                            socket_timeout=30)
 
+    def wait_for_new_master(self, url):
+        """After site 0 (the master) died or stopped: the index of the
+        site that took the write ADD `url` (30 s at most)."""
+        def new_master():
+            for i in (1, 2):
+                try:
+                    self.client(i).execute_command("ADD", url)
+                    return i
+                except (redis.ResponseError, redis.ConnectionError):
+                    pass
+            return None
+        return wait_for(new_master, 30, "a new master")
+
 
 class ReplicationTest(unittest.TestCase):
     def test_a_group_of_three_replicates_the_masters_writes(self):
@@ -186,15 +199,7 @@ class ReplicationTest(unittest.TestCase):
             g.sites[0].proc.kill()
             g.sites[0].proc.wait(timeout=10)
 
-            def new_master():
-                for i in (1, 2):
-                    try:
-                        g.client(i).execute_command("ADD", "http://new.example/")
-                        return i
-                    except (redis.ResponseError, redis.ConnectionError):
-                        pass
-                return None
-            i = wait_for(new_master, 30, "a new master")
+            i = g.wait_for_new_master("http://new.example/")
             new = g.client(i)
             # Every acknowledged write is there, and the leases are live:
             # the leased URLs are not handed out again.
@@ -229,15 +234,7 @@ class ReplicationTest(unittest.TestCase):
                 "ADD", "http://a.example/"), 1)
             os.kill(g.sites[0].proc.pid, signal.SIGSTOP)
 
-            def new_master():
-                for i in (1, 2):
-                    try:
-                        g.client(i).execute_command("ADD", "http://n.example/")
-                        return i
-                    except (redis.ResponseError, redis.ConnectionError):
-                        pass
-                return None
-            i = wait_for(new_master, 30, "a new master")
+            i = g.wait_for_new_master("http://n.example/")
             self.assertEqual(g.client(i).execute_command("ROLE")[0],
                              b"master")
             os.kill(g.sites[0].proc.pid, signal.SIGCONT)
@@ -254,24 +251,25 @@ class ReplicationTest(unittest.TestCase):
                 old.execute_command("ADD", "http://x.example/")
             self.assertIn("this site is now a REPLICA", g.sites[0].logs())
 
+    def assert_a_fourth_site_is_refused(self, g, flags, why):
+        addr = f"127.0.0.5:{free_port_on('127.0.0.5')}"
+        r = run_refused_site(["--repl-listen", addr, "--repl-peers",
+                              g.addrs[0], *flags])
+        self.assertNotEqual(r.returncode, 0)
+        self.assertIn(why, r.stdout + r.stderr)
+
     def test_a_different_layout_is_refused(self):
         with Group() as g:
             # A fourth site whose order differs from the group's.
-            addr = f"127.0.0.5:{free_port_on('127.0.0.5')}"
-            r = run_refused_site(["--repl-listen", addr, "--repl-peers",
-                                  g.addrs[0], "--order", "priority"])
-            self.assertNotEqual(r.returncode, 0)
-            self.assertIn("every site of a group needs the same 'order'",
-                          r.stdout + r.stderr)
+            self.assert_a_fourth_site_is_refused(
+                g, ["--order", "priority"],
+                "every site of a group needs the same 'order'")
 
     def test_a_second_group_creator_is_refused(self):
         with Group() as g:
-            addr = f"127.0.0.5:{free_port_on('127.0.0.5')}"
-            r = run_refused_site(["--repl-listen", addr, "--repl-peers",
-                                  g.addrs[0], "--repl-group-creator", "yes"])
-            self.assertNotEqual(r.returncode, 0)
-            self.assertIn("only one site creates the group",
-                          r.stdout + r.stderr)
+            self.assert_a_fourth_site_is_refused(
+                g, ["--repl-group-creator", "yes"],
+                "only one site creates the group")
             self.assertEqual(g.client(0).info("replication")["repl_sites"],
                              3)
 
