@@ -55,6 +55,9 @@ struct ClientInfo {
   // may use (the user's ~patterns; empty = every crawl).
   std::string crawl{Frontier::kDefaultCrawl};
   std::vector<std::string> crawl_patterns;
+  // READONLY (docs/replication.md): this connection may read from a
+  // replica. READWRITE and RESET clear it.
+  bool reads_replica = false;
 };
 
 // One client as CLIENT LIST shows it: its identity and its buffers.
@@ -92,6 +95,9 @@ class ServerControl {
   // pass: docs/event-loop.md). Admin commands (CONFIG, BACKUP, SHUTDOWN)
   // run after it, outside the pass's transaction.
   virtual void CommitPass() = 0;
+  // This site's replication role as the loop last heard it (kNone with
+  // replication no): cheap, for the command table's checks.
+  virtual ReplicationRole replication_role() const = 0;
 };
 
 // A BPOP that found nothing: wait for URLs until `deadline_ms`.

@@ -115,6 +115,12 @@ constexpr std::array kCommands = {
                 "Posts a message to a channel; returns its receivers."},
     CommandSpec{"pubsub", c::PubSubCommand, -2, kPS | kWk | kSub, "pubsub",
                 "PUBSUB CHANNELS|NUMSUB|NUMPAT|HELP: the state of Pub/Sub."},
+    CommandSpec{"role", c::RoleCommand, 1, kF | kWk, "server",
+                "This site's replication role, as Redis's ROLE."},
+    CommandSpec{"readonly", c::ReadOnly, 1, kF | kWk, "cluster",
+                "Lets this connection read from a replica."},
+    CommandSpec{"readwrite", c::ReadWrite, 1, kF | kWk, "cluster",
+                "Ends READONLY on this connection."},
     CommandSpec{"dbsize", c::DbSize, 1, kR | kF | kWk | kCr, "server",
                 "Returns the number of known URLs."},
     CommandSpec{"time", c::Time, 1, kF | kWk, "server",
@@ -250,6 +256,20 @@ const CommandSpec* RunCommand(CommandContext& ctx) {
     text += full_name;
     text += errors::kSubscribedModeSuffix;
     ctx.reply.Error(text);
+    return nullptr;
+  }
+  // A replica (docs/replication.md): a frontier command runs only on a
+  // connection that sent READONLY, and a write never stores anything.
+  if (spec->group == "frontier" && !ctx.client.reads_replica &&
+      ctx.server.replication_role() == ReplicationRole::kReplica) {
+    if (spec->flags & kCmdWrite) {
+      ctx.reply.Error(errors::kReadOnlyReplica);
+    } else {
+      std::string master = ctx.frontier.Replication().master;
+      ctx.reply.Error(std::string(errors::kReplicaReadPrefix) +
+                      (master.empty() ? "an unknown master" : master) +
+                      std::string(errors::kReplicaReadSuffix));
+    }
     return nullptr;
   }
   // As Redis's MISCONF: while the data directory refuses writes (a full

@@ -8,6 +8,7 @@
 
 #include "server/args.h"
 #include "server/config_kinds.h"
+#include "server/replication_config.h"
 
 namespace frontier {
 namespace {
@@ -23,6 +24,8 @@ using config_kinds::OutputLimit;
 using config_kinds::Partitions;
 using config_kinds::Password;
 using config_kinds::ProductToken;
+using config_kinds::ReplicationAddress;
+using config_kinds::ReplicationAddressList;
 using config_kinds::ScopeHosts;
 using config_kinds::ScopePatterns;
 using config_kinds::StatusCodes;
@@ -189,6 +192,24 @@ const std::vector<Directive>& Table() {
       Flagged(kDirRuntime, Integer("scope-max-path-segments", "0",
                                    &Config::scope_max_path_segments, 0,
                                    kMaxInt)),
+      // Replication (docs/replication.md): fixed at start.
+      Choice<bool>("replication", "no", &Config::replication,
+                   {{"yes", true}, {"no", false}}),
+      ReplicationAddress("repl-listen", "", &Config::repl_listen),
+      Choice<bool>("repl-listen-any", "no", &Config::repl_listen_any,
+                   {{"yes", true}, {"no", false}}),
+      ReplicationAddressList("repl-peers", "", &Config::repl_peers),
+      Choice<bool>("repl-group-creator", "no", &Config::repl_group_creator,
+                   {{"yes", true}, {"no", false}}),
+      Integer("repl-priority", "100", &Config::repl_priority, 0, 1'000'000),
+      // Berkeley DB keeps these timeouts in microseconds, in 32 bits.
+      Duration("repl-ack-timeout", "1", &Config::repl_ack_timeout_ms, 1,
+               3'600'000),
+      Duration("repl-heartbeat", "1", &Config::repl_heartbeat_ms, 1,
+               3'600'000),
+      Duration("repl-election-timeout", "2",
+               &Config::repl_election_timeout_ms, 1, 3'600'000),
+      Memory("repl-log-retain", "1gb", &Config::repl_log_retain, 0),
   };
   return kTable;
 }
@@ -275,6 +296,7 @@ FrontierOptions ToFrontierOptions(const Config& config) {
   // fsync no: hand each commit to the OS at once and never fsync it.
   // always/everysec: keep commits in the log buffer until FlushLog().
   o.write_log_at_commit = config.fsync == FsyncPolicy::kNo;
+  o.replication = ToReplicationOptions(config);
   return o;
 }
 

@@ -126,6 +126,18 @@ struct Config {
   scope::UrlPatterns scope_allow;  // empty: no allow rule
   uint64_t scope_max_query_params = 0;   // 0 = no limit
   uint64_t scope_max_path_segments = 0;  // 0 = no limit
+  // Replication (docs/replication.md; server/replication_config.h checks
+  // them together and ToReplicationOptions gives storage its view).
+  bool replication = false;
+  std::string repl_listen;              // "host:port", "" = none
+  std::vector<std::string> repl_peers;  // "host:port" each
+  bool repl_group_creator = false;
+  int64_t repl_priority = 0;  // 0 = never master
+  int64_t repl_ack_timeout_ms = 0;
+  int64_t repl_heartbeat_ms = 0;
+  int64_t repl_election_timeout_ms = 0;
+  uint64_t repl_log_retain = 0;  // bytes
+  bool repl_listen_any = false;  // allow repl-listen on 0.0.0.0 / ::
 
   std::string config_file;  // absolute path of the file read, if any
 };
@@ -183,8 +195,9 @@ Status ApplyConfigText(Config* config, std::string_view text,
 // name): defaults, then the optional config file (first argument, if it
 // does not start with "--"), then "--name value..." pairs in order (several
 // value words are joined with spaces, as "--bind 127.0.0.1 ::1").
-// Returns InvalidArgument with a message for the user on any problem.
-// Does not create `dir`; see PrepareDirectories.
+// Returns InvalidArgument with a message for the user on any problem,
+// including the replication directives' joint checks
+// (CheckReplicationConfig). Does not create `dir`; see PrepareDirectories.
 StatusOr<Config> LoadConfig(std::span<const std::string> args);
 
 // Creates config.dir (and its parents) if missing. IOError if it fails.

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "server/config.h"
+#include "server/replication_config.h"
 
 namespace frontier {
 namespace {
@@ -163,6 +164,7 @@ StatusOr<Config> LoadConfig(std::span<const std::string> args) {
     Status s = SetDirective(&config, name, value);
     if (!s.ok()) return s;
   }
+  if (Status s = CheckReplicationConfig(config); !s.ok()) return s;
   return config;
 }
 

@@ -120,6 +120,16 @@ inline constexpr std::string_view kSlowlogCount =
     "ERR count should be greater than or equal to -1";
 
 // --- Pub/Sub (Redis 7's text) ---
+// A replica (docs/replication.md): Redis's error for a write, and
+// frontierd's for a read on a connection that did not send READONLY.
+inline constexpr std::string_view kReadOnlyReplica =
+    "READONLY You can't write against a read only replica.";
+inline constexpr std::string_view kReplicaReadPrefix =
+    "REPLICA this site is a replica of ";
+inline constexpr std::string_view kReplicaReadSuffix =
+    ": send READONLY on this connection to read from it (its data may lag "
+    "the master's)";
+
 // "ERR Can't execute '<cmd>': only (P|S)SUBSCRIBE / (P|S)UNSUBSCRIBE /
 // PING / QUIT / RESET are allowed in this context" (<cmd> as in NOPERM).
 inline constexpr std::string_view kSubscribedModePrefix = "ERR Can't execute '";

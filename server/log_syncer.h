@@ -6,8 +6,7 @@
 // sequence number it got to be synced (Request). The thread runs
 // Frontier::SyncLog for the newest number asked for, one sync at a time,
 // so requests made during a sync share the next one. Each finished sync is
-// reported back on the loop thread, through an eventfd watched by the
-// loop, by calling `done(seq, status, sync_ns)`: every commit up to `seq` is
+// reported back on the loop thread, through a LoopWakeup, by calling `done(seq, status, sync_ns)`: every commit up to `seq` is
 // durable if status is OK; the sync took `sync_ns` nanoseconds.
 #pragma once
 
@@ -20,6 +19,7 @@
 #include <vector>
 
 #include "server/libevent_ptr.h"
+#include "server/loop_wakeup.h"
 #include "storage/frontier.h"
 
 namespace frontier {
@@ -38,7 +38,7 @@ class LogSyncer {
   LogSyncer& operator=(const LogSyncer&) = delete;
 
   // False if the loop cannot be woken (no eventfd): use FlushLog instead.
-  bool ok() const { return wake_event_ != nullptr; }
+  bool ok() const { return wake_.ok(); }
   // Loop thread: sync at least up to `seq` (a WriteLog() result).
   void Request(uint64_t seq);
   // Loop thread: waits for the sync in flight, if any, and ends the
@@ -47,13 +47,11 @@ class LogSyncer {
 
  private:
   void ThreadMain();
-  static void OnWake(evutil_socket_t fd, short what, void* arg);
   void Report();
 
   Frontier& frontier_;
   Done done_;
-  int wake_fd_ = -1;  // eventfd: the thread writes, the loop reads
-  EventPtr wake_event_;
+  LoopWakeup wake_;  // runs Report() on the loop thread
 
   std::mutex mu_;
   std::condition_variable cv_;

@@ -23,6 +23,8 @@ void ReplyStatus(ReplyWriter& reply, const Status& status) {
   // of the server's disk or database, and says so.
   if (status.IsInvalidArgument()) {
     reply.Error("ERR " + status.message());
+  } else if (status.IsUnavailable()) {
+    reply.Error(status.message());  // READONLY, NOREPLICAS, NOQUORUM ...
   } else {
     reply.Error(std::string(errors::kStorageErrorPrefix) + status.message());
   }

@@ -59,6 +59,7 @@ Server::Server(Config& config, Frontier& frontier, ServerStats& stats)
       [this](uint64_t seq, const Status& status, int64_t sync_ns) {
         OnSynced(seq, status, sync_ns);
       });
+  StartReplicationEvents();
   for (int sig : {SIGTERM, SIGINT}) {
     EventPtr ev(evsignal_new(base, sig, &Server::OnSignal, this));
     event_add(ev.get(), nullptr);

@@ -30,6 +30,7 @@
 #include "server/log_syncer.h"
 #include "server/partitions.h"
 #include "server/pubsub.h"
+#include "server/replication_events.h"
 #include "server/server_stats.h"
 #include "server/slowlog.h"
 #include "server/timer.h"
@@ -104,6 +105,12 @@ class Server : private ConnectionEvents,
   // A command of `conn` is about to run in the pass's transaction: notes
   // where its reply starts, for CommitPass.
   void NotePassCommand(Connection& conn);
+
+  // Replication (server_replication.cc): starts receiving the events, and
+  // handles one on the loop thread (a log line for every role change).
+  void StartReplicationEvents();
+  ReplicationRole replication_role() const override { return repl_role_; }
+  void OnReplicationEvent(const ReplicationEvent& event);
 
   // The end of every pass, in this order (docs/event-loop.md).
   void AfterPass();
@@ -226,6 +233,11 @@ class Server : private ConnectionEvents,
   uint64_t written_seq_ = 0;
   uint64_t durable_seq_ = 0;
   std::unique_ptr<LogSyncer> syncer_;  // after base_: its event uses it
+  // Replication (server_replication.cc): the events of the Replication
+  // Manager, brought to the loop (null with replication no), and this
+  // site's role as they last said.
+  std::unique_ptr<ReplicationEvents> repl_events_;
+  ReplicationRole repl_role_ = ReplicationRole::kNone;
 
   bool stopping_ = false;
   bool nosave_ = false;

@@ -126,7 +126,9 @@ void Server::CommitPass() {
   ids.swap(pass_conns_);
   if (!s.ok()) {
     ++stats_.failed_passes;
-    Log(LogLevel::kWarning,
+    // A write refused by the replication group (READONLY on a replica,
+    // NOREPLICAS, NOQUORUM) is the client's answer, not a server fault.
+    Log(s.IsUnavailable() ? LogLevel::kVerbose : LogLevel::kWarning,
         "A pass's transaction failed (%s): answering its %zu client(s) with "
         "the error",
         s.ToString().c_str(), ids.size());

@@ -23,6 +23,8 @@ constexpr int64_t kWriteRetryMs = 1000;
 
 void Server::RunTick() {
   if (WritesRefused()) return;  // expiring leases writes; it waits
+  // A replica's leases expire on the master, which replicates it.
+  if (repl_role_ == ReplicationRole::kReplica) return;
   int64_t now = NowMs();
   for (int i = 0; i < kMaxTicksPerTimer; ++i) {
     StatusOr<TickResult> r = frontier_.Tick(now);

@@ -132,8 +132,13 @@ Status Database::Get(DbTxn* txn, std::string_view key, std::string* value) {
   if (!db_) return NotOpen(name_);
   Dbt k = MakeDbt(key);
   Dbt v = UserMem(&buf_);
-  int rc = ReadGrowing(nullptr, &buf_, &k, &v,
-                       [&] { return db_->get(txn, &k, &v, 0); });
+  constexpr int kDeadlockRetries = 10;
+  int rc = 0;
+  for (int attempt = 0; attempt <= kDeadlockRetries; ++attempt) {
+    rc = ReadGrowing(nullptr, &buf_, &k, &v,
+                     [&] { return db_->get(txn, &k, &v, 0); });
+    if (rc != DB_LOCK_DEADLOCK || txn != nullptr) break;
+  }
   if (rc == 0) Assign(v, value);
   return FromDb(rc, name_ + ": get");
 }

@@ -53,7 +53,10 @@ class Database {
   // environment that is discarded and then recovered from its log.
   Status CloseWithoutSync();
 
-  // Reads `key` into *value. Returns NotFound if absent.
+  // Reads `key` into *value. Returns NotFound if absent. Without `txn`
+  // the read holds no other lock, so a deadlock (with replication, against
+  // the threads applying the master's log) is retried a few times before
+  // it is returned (Busy).
   Status Get(DbTxn* txn, std::string_view key, std::string* value);
   Status Put(DbTxn* txn, std::string_view key, std::string_view value);
   // Puts `key` only if it is absent: *inserted says whether it was. One

@@ -29,6 +29,7 @@
 #include "scope/scope.h"
 #include "storage/frontier_options.h"
 #include "storage/frontier_types.h"
+#include "storage/replication_state.h"
 #include "storage/status.h"
 #include "storage/url.h"
 
@@ -306,6 +307,19 @@ class Frontier {
                                int64_t now_ms) = 0;
   // How long Open() took, recovery included, in milliseconds (for the log).
   virtual int64_t open_ms() const = 0;
+
+  // Replication (docs/replication.md): this site's role and its group as
+  // it knows it; role kNone with replication no. With replication, a
+  // write on a replica fails with Unavailable "READONLY ...", one on a
+  // master that reaches too few peers for a quorum with "NOREPLICAS ..."
+  // (nothing written), and a commit (EndPass, or a verb outside a pass)
+  // that a quorum did not acknowledge in time with "NOQUORUM ...": it is
+  // committed here, and may or may not survive a failover.
+  virtual ReplicationState Replication() const = 0;
+  // Any thread. `listener` is called for each Replication Manager event
+  // (see ReplicationListener); never with replication no. nullptr stops;
+  // once this returns the previous listener is not called again.
+  virtual void SetReplicationListener(ReplicationListener listener) = 0;
 
   // --- Passes: one transaction for many verbs (docs/design.md, "One
   // transaction per pass") ---

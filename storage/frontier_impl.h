@@ -26,6 +26,7 @@
 #include "storage/import_records.h"
 #include "storage/policy_records.h"
 #include "storage/records.h"
+#include "storage/replicator.h"
 #include "storage/site_blocks.h"
 #include "storage/site_scheduler.h"
 
@@ -151,6 +152,9 @@ class FrontierImpl final : public Frontier {
   Status UpdateOptions(const FrontierOptions& options,
                        int64_t now_ms) override;  // frontier_config.cc
   int64_t open_ms() const override { return open_ms_; }
+  // frontier_replication.cc
+  ReplicationState Replication() const override;
+  void SetReplicationListener(ReplicationListener listener) override;
   uint64_t commit_seq() const override { return commit_seq_.load(); }
   bool HasUnflushedCommits() const override {
     return flushed_seq_.load() < commit_seq_.load();
@@ -532,6 +536,25 @@ class FrontierImpl final : public Frontier {
   void StartFileSyncer();
   Status CheckLayout();
   Status RebuildScheduler();
+  // Replication (frontier_replication.cc). OK without replication.
+  // Before DbEnv::open: configures repl_ and adds its flags to *flags.
+  Status ConfigureReplication(u_int32_t* flags);
+  // After it: starts the Replication Manager, waits for a role.
+  Status StartReplication();
+  // Loop thread, before a write transaction: READONLY on a replica,
+  // NOREPLICAS when a quorum cannot be reached; on a site just promoted
+  // to master, first LoadState() again.
+  Status CheckWritable();
+  // What Open builds in memory from the data: the layout check and the
+  // counters, the scheduler, the robots re-checks, the sites being
+  // deleted, the scope re-check.
+  Status LoadState();
+  // A write may be committed from here: single node, or the master.
+  bool IsWritable() const { return !repl_ || repl_->is_master(); }
+  // Of the log files a checkpoint left unneeded (oldest first), keeps in
+  // *paths only those to remove: with replication, the newest ones whose
+  // sizes add up to repl-log-retain stay for replicas that fall behind.
+  void KeepLogsForReplicas(std::vector<std::string>* paths) const;
   // RebuildScheduler's pass over sites.db inside `t` (whose cursors are
   // the transaction's): places every site with queued URLs or leases,
   // sums the state counters and caches the kLargestSitesAtOpen sites
@@ -608,6 +631,9 @@ class FrontierImpl final : public Frontier {
   int lock_fd_ = -1;
   int64_t open_ms_ = 0;
   bool closed_ = true;
+  // With replication: the env's event callback points at it, so it is
+  // declared before env_ (destroyed after it).
+  std::unique_ptr<Replicator> repl_;
   bdb::EnvPtr env_;  // declared before the databases: closed after them
   bdb::Database urls_, queue_, timers_, sites_, meta_;
   bdb::Database policy_, excluded_;  // robots.txt: policy_records.h

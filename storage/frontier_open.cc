@@ -152,12 +152,17 @@ Status FrontierImpl::OpenEnvironment(int64_t start) {
   // No DB_INIT_LOCK: one thread owns the environment (the event loop), so
   // page locks would only cost time, about 10% of a command's
   // instructions. Transactions still give atomicity and recovery.
-  const u_int32_t flags = DB_CREATE | DB_INIT_LOG |
-                          DB_INIT_MPOOL | DB_INIT_TXN | DB_RECOVER |
-                          DB_PRIVATE;
+  // With replication no, that is all; replication adds locking and
+  // free-threaded handles (frontier_replication.cc).
+  u_int32_t flags = DB_CREATE | DB_INIT_LOG | DB_INIT_MPOOL | DB_INIT_TXN |
+                    DB_RECOVER | DB_PRIVATE;
+  s = ConfigureReplication(&flags);
+  if (!s.ok()) return s;
   TrimLogTail(opts_.dir);
   s = bdb::FromDb(env->open(opts_.dir.c_str(), flags, 0644),
                   "open environment in '" + opts_.dir + "'");
+  // A replica opens its databases once it holds the master's data.
+  if (s.ok()) s = StartReplication();
   if (!s.ok()) return s;
   closed_ = false;
   StartFileSyncer();
@@ -182,11 +187,7 @@ Status FrontierImpl::OpenEnvironment(int64_t start) {
   if (s.ok()) s = excluded_.Open(env, "excluded.db", 0);
   // Per-URL values: created on the first start of a version that has them.
   if (s.ok()) s = data_.Open(env, "data.db", 8192);
-  if (s.ok()) s = CheckLayout();
-  if (s.ok()) s = RebuildScheduler();
-  if (s.ok()) s = LoadRechecks();
-  if (s.ok()) s = LoadDeleting();
-  if (s.ok()) s = LoadScopeRecheck();
+  if (s.ok()) s = LoadState();
   // The other crawls (crawls.db): each its own databases and scheduler.
   if (s.ok()) s = OpenCrawls();
   // The databases and the first log file may have just been created:
@@ -196,10 +197,22 @@ Status FrontierImpl::OpenEnvironment(int64_t start) {
   return s;
 }
 
+Status FrontierImpl::LoadState() {
+  Status s = CheckLayout();
+  if (s.ok()) s = RebuildScheduler();
+  if (s.ok()) s = LoadRechecks();
+  if (s.ok()) s = LoadDeleting();
+  if (s.ok()) s = LoadScopeRecheck();
+  return s;
+}
+
 Status FrontierImpl::CheckLayout() {
   const std::string want = LayoutString(opts_);
   std::string have;
   Status s = meta_.Get(nullptr, "layout", &have);
+  if (s.IsNotFound() && !IsWritable()) {
+    return Status::IOError("the replication group's data has no layout yet");
+  }
   if (s.IsNotFound()) {
     bdb::Txn txn;
     s = txn.Begin(env_.get());
@@ -216,6 +229,13 @@ Status FrontierImpl::CheckLayout() {
         "the data in '" + opts_.dir + "' has layout '" + have +
         "', written by an older frontierd; this version reads layout " +
         kLayoutVersion + " only: use a new dir and add the URLs again");
+  }
+  if (have != want && repl_) {
+    return Status::InvalidArgument(
+        "the replication group's data has layout '" + have +
+        "' but this site's configuration asks for '" + want +
+        "': every site of a group needs the same 'order' and "
+        "'politeness-scope' (the master's URL queues are ordered by them)");
   }
   if (have != want) {
     return Status::InvalidArgument(
@@ -438,7 +458,7 @@ Status FrontierImpl::CheckpointAndDropLogs(bool drop_now) {
   // Logs before the checkpoint are no longer needed for normal recovery;
   // the syncer's thread unlinks them (tens of milliseconds each).
   char** unused = nullptr;
-  if (drop_now) {
+  if (drop_now && !repl_) {
     s = bdb::FromDb(env_->log_archive(&unused, DB_ARCH_REMOVE), "log_archive");
     if (unused != nullptr) free(unused);
     return s;
@@ -448,7 +468,15 @@ Status FrontierImpl::CheckpointAndDropLogs(bool drop_now) {
     std::vector<std::string> paths;
     for (char** p = unused; *p != nullptr; ++p) paths.emplace_back(*p);
     free(unused);
-    file_syncer_->Remove(std::move(paths));
+    KeepLogsForReplicas(&paths);
+    if (drop_now) {
+      for (const std::string& path : paths) {
+        std::error_code ec;
+        std::filesystem::remove(path, ec);
+      }
+    } else {
+      file_syncer_->Remove(std::move(paths));
+    }
   }
   return s;
 }

@@ -10,6 +10,7 @@
 #include "partition/partition_map.h"
 #include "policy/politeness.h"
 #include "scope/scope.h"
+#include "storage/replication_options.h"
 #include "storage/url.h"
 
 namespace frontier {
@@ -77,6 +78,8 @@ struct FrontierOptions {
   // from Q. Only tests set it: they check that path, which a directory
   // written by an earlier version takes.
   bool store_site_heads = true;
+  // Replication (issue 20, docs/replication.md); off by default.
+  ReplicationOptions replication;
 };
 
 }  // namespace frontier

@@ -29,13 +29,15 @@ uint32_t FaultPassWrites() {
 }  // namespace
 
 Status FrontierImpl::BeginWrite(bdb::Txn* txn) {
+  // First: it may rebuild the state saved below.
+  Status s = CheckWritable();
   saved_stats_ = stats_;
   saved_part_counts_ = part_counts_;  // assigned: no allocation per call
   saved_timer_min_ = timer_min_;
   touched_sites_.clear();
   ResetPerTransaction(&head_changes_);
   ResetPerTransaction(&dirty_sites_);
-  Status s = txn->Begin(env_.get());
+  if (s.ok()) s = txn->Begin(env_.get());
   if (s.ok()) cursors_.txn = txn->get();
   return s;
 }
@@ -47,6 +49,10 @@ Status FrontierImpl::FinishWrite(bdb::Txn* txn, Status s) {
   ResetPerTransaction(&dirty_sites_);
   Status closed = CloseCursors();
   if (s.ok()) s = closed;
+  // With replication the commit waits for a quorum's acknowledgements;
+  // one that does not come in time is counted by the Replicator while
+  // Commit() runs, on this thread.
+  const uint64_t perm_failed = repl_ ? repl_->perm_failed() : 0;
   if (s.ok()) {
     s = txn->Commit();
   } else {
@@ -78,6 +84,10 @@ Status FrontierImpl::FinishWrite(bdb::Txn* txn, Status s) {
     ResetPerTransaction(&head_changes_);
   }
   touched_sites_.clear();
+  // Committed here (memory agrees), but not known to survive a failover.
+  if (s.ok() && repl_ && repl_->perm_failed() != perm_failed) {
+    return Replicator::NotAcknowledged();
+  }
   return s;
 }
 

@@ -196,6 +196,8 @@ Status FrontierImpl::WriteDirtySites(DbTxn* t) {
 }
 
 Status FrontierImpl::SaveCounters(u_int32_t commit_flags) {
+  // A replica's counters record is the master's, replicated.
+  if (!IsWritable()) return Status::OK();
   bdb::Txn txn;
   Status s = txn.Begin(env_.get());
   if (s.ok()) s = meta_.Put(txn.get(), "stats", EncodeStats(stats_));

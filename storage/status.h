@@ -22,6 +22,10 @@ class Status {
     kIOError,          // the disk or Berkeley DB failed: nothing was changed
     kCorruption,       // on-disk data is not what we wrote
     kBusy,             // a transient condition (e.g. deadlock); retry
+    // The replication group cannot take or confirm a write now; the
+    // message starts with the word clients match (READONLY, NOREPLICAS,
+    // NOQUORUM) and is sent to them as it is.
+    kUnavailable,
   };
 
   Status() = default;
@@ -39,12 +43,16 @@ class Status {
     return Status(Code::kCorruption, msg);
   }
   static Status Busy(std::string_view msg) { return Status(Code::kBusy, msg); }
+  static Status Unavailable(std::string_view msg) {
+    return Status(Code::kUnavailable, msg);
+  }
 
   bool ok() const { return code_ == Code::kOk; }
   Code code() const { return code_; }
   bool IsInvalidArgument() const { return code_ == Code::kInvalidArgument; }
   bool IsNotFound() const { return code_ == Code::kNotFound; }
   bool IsIOError() const { return code_ == Code::kIOError; }
+  bool IsUnavailable() const { return code_ == Code::kUnavailable; }
   // The human-readable message, without a code prefix.
   const std::string& message() const { return message_; }
   // "IO error: <message>" style, for logs.

@@ -414,6 +414,7 @@ void Auth(CommandContext& ctx) {
 void Reset(CommandContext& ctx) {
   ctx.pubsub.RemoveClient(ctx.client.id);
   ctx.client.subscribed = false;
+  ctx.client.reads_replica = false;
   ctx.client.name.clear();
   ctx.client.user = "default";
   ctx.client.authenticated = !AuthRequired(ctx.config);

@@ -13,6 +13,7 @@
 //   site_commands.cc          SITE INFO|LIST|TOP|DELAY|LIMIT|DELETE|BLOCK|HELP
 //   partition_commands.cc     PARTITION HINT, INFO's # Partitions
 //   import_commands.cc        IMPORT
+//   replication_commands.cc   ROLE READONLY READWRITE, INFO's # Replication
 // They are bound to names, arities and flags only in command_table.cc,
 // which has already checked the arity when a handler runs.
 #pragma once
@@ -81,6 +82,13 @@ void PSubscribe(CommandContext& ctx);
 void PUnsubscribe(CommandContext& ctx);
 void Publish(CommandContext& ctx);
 void PubSubCommand(CommandContext& ctx);
+
+// replication_commands.cc
+void RoleCommand(CommandContext& ctx);
+void ReadOnly(CommandContext& ctx);
+void ReadWrite(CommandContext& ctx);
+// Appends INFO's "# Replication" section to `out`.
+void ReplicationSection(const CommandContext& ctx, std::string& out);
 
 void PartitionCommand(CommandContext& ctx);
 // crawl_commands.cc

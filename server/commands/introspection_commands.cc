@@ -195,6 +195,7 @@ constexpr std::pair<std::string_view, SectionFn> kSections[] = {
     {"clients", ClientsSection},
     {"persistence", PersistenceSection},
     {"stats", StatsSection},
+    {"replication", ReplicationSection},
     {"frontier", FrontierSection},
     {"memory", MemorySection},
     {"commandstats", CommandStatsSection},

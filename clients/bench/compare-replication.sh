@@ -1,0 +1,65 @@
+#!/usr/bin/env bash
+# A single node against a replication group of three on this machine
+# (docs/replication.md), the same workloads on each: pipelined ADD,
+# pipelined POP+CONFIRM, unpipelined ADD. fsync always, politeness off.
+# RESP on 127.0.0.1, replication on 127.0.0.2-4; data in one temporary
+# directory removed at exit; every server started here is stopped by PID.
+#
+#   clients/bench/compare-replication.sh [build-dir]
+# Environment: N (pipelined ADDs, 200000), N1 (unpipelined ADDs, 20000),
+# PORT (first RESP port, 17379; the next three are used too), REPL_PORT
+# (replication port, 17400).
+set -u
+B=${1:-build}
+N=${N:-200000}
+N1=${N1:-20000}
+PORT=${PORT:-17379}
+REPL_PORT=${REPL_PORT:-17400}
+T=$(mktemp -d /tmp/frontierd-repl-bench.XXXXXX)
+FLAGS=(--politeness-delay 0 --site-max-leases 0 --fsync always
+       --bind 127.0.0.1 --http-port 0)
+pids=()
+cleanup() {
+  for p in "${pids[@]}"; do kill "$p" 2>/dev/null; done
+  for p in "${pids[@]}"; do wait "$p" 2>/dev/null; done
+  rm -rf "$T"
+}
+trap cleanup EXIT
+
+start() {  # name port [directives...]
+  local name=$1 port=$2
+  shift 2
+  "$B/frontierd" --port "$port" --dir "$T/$name" "${FLAGS[@]}" \
+    --logfile "$T/$name.log" "$@" 2>>"$T/$name.err" &
+  pids+=($!)
+  for _ in $(seq 1 300); do
+    redis-cli -p "$port" ping >/dev/null 2>&1 && return 0
+    sleep 0.1
+  done
+  echo "$name did not start" >&2
+  exit 1
+}
+
+run() {  # label port
+  echo "== $1"
+  "$B/frontier-bench" -p "$2" -c 50 -P 64 -n "$N" add | grep -E "adds/s"
+  "$B/frontier-bench" -p "$2" -c 50 -P 64 pop-confirm | grep -E "pops/s"
+  "$B/frontier-bench" -p "$2" -c 50 -P 1 -n "$N1" add | grep -E "adds/s"
+}
+
+start single "$PORT"
+run "single node" "$PORT"
+cleanup
+pids=()
+T=$(mktemp -d /tmp/frontierd-repl-bench.XXXXXX)
+
+sites=(127.0.0.2:$REPL_PORT 127.0.0.3:$REPL_PORT 127.0.0.4:$REPL_PORT)
+for i in 0 1 2; do
+  peers=()
+  for j in 0 1 2; do [ "$j" != "$i" ] && peers+=("${sites[$j]}"); done
+  extra=()
+  [ "$i" = 0 ] && extra=(--repl-group-creator yes)
+  start "site$i" $((PORT + 1 + i)) --replication yes \
+    --repl-listen "${sites[$i]}" --repl-peers "${peers[@]}" "${extra[@]}"
+done
+run "group of three (master)" $((PORT + 1))

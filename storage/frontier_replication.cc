@@ -1,0 +1,128 @@
+// FrontierImpl: its part in a replication group (docs/replication.md). The
+// Replicator does the Replication Manager's work; here it is joined to the
+// environment's opening, the write path and the log removal.
+#include <fcntl.h>
+#include <netdb.h>
+#include <poll.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <filesystem>
+
+#include "storage/frontier_impl.h"
+
+namespace frontier {
+namespace {
+
+// How long a start waits for the group: an election, or a replica's
+// first copy of the master's data.
+constexpr int64_t kJoinWaitMs = 60'000;
+constexpr int kProbeMs = 500;
+
+// Whether something accepts TCP connections at `site` (within kProbeMs).
+bool Listening(const ReplicationSite& site) {
+  addrinfo hints{};
+  hints.ai_socktype = SOCK_STREAM;
+  addrinfo* found = nullptr;
+  const std::string port = std::to_string(site.port);
+  if (getaddrinfo(site.host.c_str(), port.c_str(), &hints, &found) != 0) {
+    return false;
+  }
+  bool up = false;
+  for (addrinfo* a = found; a != nullptr && !up; a = a->ai_next) {
+    const int fd = ::socket(a->ai_family, a->ai_socktype | SOCK_NONBLOCK |
+                                              SOCK_CLOEXEC, a->ai_protocol);
+    if (fd < 0) continue;
+    if (::connect(fd, a->ai_addr, a->ai_addrlen) == 0) {
+      up = true;
+    } else if (errno == EINPROGRESS) {
+      pollfd p{fd, POLLOUT, 0};
+      int err = 0;
+      socklen_t len = sizeof(err);
+      up = ::poll(&p, 1, kProbeMs) == 1 &&
+           ::getsockopt(fd, SOL_SOCKET, SO_ERROR, &err, &len) == 0 &&
+           err == 0;
+    }
+    ::close(fd);
+  }
+  freeaddrinfo(found);
+  return up;
+}
+
+}  // namespace
+
+Status FrontierImpl::ConfigureReplication(u_int32_t* flags) {
+  if (!opts_.replication.enabled) return Status::OK();
+  // A second group creator would silently start a second group, with a
+  // master of its own. A creator's first start (no data yet) is refused
+  // while one of its peers already runs: that one's group is the group.
+  if (opts_.replication.group_creator &&
+      !std::filesystem::exists(opts_.dir + "/meta.db")) {
+    for (const ReplicationSite& peer : opts_.replication.peers) {
+      if (Listening(peer)) {
+        return Status::InvalidArgument(
+            "repl-group-creator yes, but the peer " + peer.host + ":" +
+            std::to_string(peer.port) +
+            " is already running: only one site creates the group; start "
+            "this one without repl-group-creator to join it");
+      }
+    }
+  }
+  if (!repl_) repl_ = std::make_unique<Replicator>(opts_.replication);
+  *flags |= Replicator::kOpenFlags;
+  return repl_->Configure(env_.get());
+}
+
+Status FrontierImpl::StartReplication() {
+  if (!repl_) return Status::OK();
+  return repl_->Start(env_.get(), kJoinWaitMs);
+}
+
+Status FrontierImpl::CheckWritable() {
+  if (!repl_) return Status::OK();
+  Status s = repl_->CheckWritable(env_.get());
+  if (s.ok() && repl_->TakePromotion()) {
+    // This replica was just elected: its scheduler, timers and counters
+    // were built from the data as it stood when it opened. The data now
+    // holds every write the group acknowledged; build them again from it.
+    // Every crawl's: the crawls are closed and opened again (crawls the
+    // group created meanwhile included), then the command's crawl is
+    // selected again.
+    const std::string crawl = crawl_name_;
+    s = CloseCrawls(/*sync=*/true);
+    if (s.ok()) s = LoadState();
+    if (s.ok()) s = OpenCrawls();
+    if (s.ok()) s = UseCrawl(crawl);
+    if (!s.ok()) {
+      NoteWriteFailure(Status::IOError("rebuilding after promotion: " +
+                                       s.ToString()));
+    }
+  }
+  return s;
+}
+
+ReplicationState FrontierImpl::Replication() const {
+  if (!repl_ || closed_) return ReplicationState{};
+  return repl_->State(env_.get());
+}
+
+void FrontierImpl::SetReplicationListener(ReplicationListener listener) {
+  if (repl_) repl_->SetListener(std::move(listener));
+}
+
+void FrontierImpl::KeepLogsForReplicas(std::vector<std::string>* paths) const {
+  if (!repl_) return;
+  uint64_t kept = 0;
+  size_t remove = paths->size();
+  while (remove > 0) {
+    std::error_code ec;
+    const uint64_t size = std::filesystem::file_size((*paths)[remove - 1], ec);
+    if (ec || kept + size > opts_.replication.log_retain_bytes) break;
+    kept += size;
+    --remove;
+  }
+  paths->resize(remove);
+}
+
+}  // namespace frontier

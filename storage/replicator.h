@@ -1,0 +1,95 @@
+// Replicator: a Frontier's part in a Berkeley DB Replication Manager group
+// (docs/replication.md). It configures the environment before it opens,
+// starts the Replication Manager's threads after, and keeps what their
+// events say (role, master, failed acknowledgements) in atomics that the
+// loop thread reads. It never touches the databases: the events it
+// receives on other threads are only recorded and handed to the listener.
+#pragma once
+
+#include <db_cxx.h>
+
+#include <atomic>
+#include <condition_variable>
+#include <cstdint>
+#include <mutex>
+
+#include "storage/replication_options.h"
+#include "storage/replication_state.h"
+#include "storage/status.h"
+
+namespace frontier {
+
+class Replicator {
+ public:
+  // What DbEnv::open needs on top of the single-node flags: locking
+  // (the Replication Manager's threads apply the master's log while the
+  // loop reads), free-threaded handles, replication.
+  static constexpr u_int32_t kOpenFlags =
+      DB_INIT_REP | DB_INIT_LOCK | DB_THREAD;
+
+  explicit Replicator(const ReplicationOptions& options);
+  Replicator(const Replicator&) = delete;
+  Replicator& operator=(const Replicator&) = delete;
+
+  // Before env->open: this site and its peers, the QUORUM ack policy, the
+  // priority, timeouts, heartbeats, deadlock detection and the event
+  // callback (which finds this object through the env's app_private: the
+  // Replicator must outlive the environment's handle).
+  Status Configure(DbEnv* env);
+  // After env->open: starts the Replication Manager (electing a master if
+  // there is none) and waits, at most `wait_ms`, until this site is the
+  // master or a replica that has caught up with one. IOError saying why
+  // otherwise (no master reachable, the join refused, a panic).
+  Status Start(DbEnv* env, int64_t wait_ms);
+
+  ReplicationRole role() const { return role_.load(); }
+  // Loop thread: true once after this site became master later than
+  // Start(): what was built in memory from the data (scheduler, counters)
+  // is a replica's and must be built again before a write.
+  bool TakePromotion() { return promoted_.exchange(false); }
+  bool is_master() const { return role() == ReplicationRole::kMaster; }
+  uint64_t perm_failed() const { return perm_failed_.load(); }
+
+  // Loop thread, before a write transaction begins: OK on a master that
+  // reaches enough peers for a quorum; else Unavailable starting with
+  // READONLY (a replica) or NOREPLICAS (too few peers connected).
+  Status CheckWritable(DbEnv* env) const;
+  // The status of a commit that was made here but not acknowledged by a
+  // quorum (perm_failed() grew during it): Unavailable, NOQUORUM ...
+  static Status NotAcknowledged();
+
+  ReplicationState State(DbEnv* env) const;
+
+  // Any thread. `listener` is called on the thread of each event; see
+  // ReplicationListener. Once this returns, the previous one is not
+  // called again.
+  void SetListener(ReplicationListener listener);
+
+ private:
+  static void OnEvent(DbEnv* env, u_int32_t event, void* info);
+  void Handle(u_int32_t event, void* info);
+  void Report(ReplicationEvent::Kind kind, int eid);
+  // Peers with a live connection, and the group's size, or false; with
+  // `peers`, every peer (the master's link in *master_up, if known).
+  bool CountPeers(DbEnv* env, uint32_t* connected, uint32_t* sites,
+                  std::vector<ReplicationPeer>* peers = nullptr,
+                  bool* master_up = nullptr) const;
+
+  const ReplicationOptions options_;
+  std::atomic<ReplicationRole> role_{ReplicationRole::kReplica};
+  std::atomic<bool> startup_done_{false};
+  std::atomic<bool> join_failed_{false};
+  std::atomic<bool> panicked_{false};
+  std::atomic<bool> started_{false};   // Start() returned OK
+  std::atomic<bool> promoted_{false};  // see TakePromotion()
+  std::atomic<int> master_eid_{DB_EID_INVALID};
+  std::atomic<uint64_t> perm_failed_{0};
+  std::atomic<uint64_t> elections_won_{0};
+  bool master_seen_ = false;  // guarded by mu_: a role event came
+
+  mutable std::mutex mu_;
+  std::condition_variable changed_;  // Start() waits on it
+  ReplicationListener listener_;     // guarded by mu_
+};
+
+}  // namespace frontier
