@@ -416,10 +416,6 @@ uint64_t FrontierImpl::DataBytes() const {
 }
 
 Status FrontierImpl::Checkpoint() {
-  return CheckpointAndDropLogs(/*drop_now=*/false);
-}
-
-Status FrontierImpl::CheckpointAndDropLogs(bool drop_now) {
   if (closed_) return Status::IOError("frontier is closed");
   if (Status s = EndOpenPass(); !s.ok()) return s;
   Status s;
@@ -436,13 +432,11 @@ Status FrontierImpl::CheckpointAndDropLogs(bool drop_now) {
   }
   flushed_seq_.store(commit_seq_.load());  // a checkpoint flushes the log
   // Logs before the checkpoint are no longer needed for normal recovery;
-  // the syncer's thread unlinks them (tens of milliseconds each).
+  // the syncer's thread unlinks them (tens of milliseconds each). A
+  // backup's copy may still be reading them: they wait for the next
+  // checkpoint after it.
+  if (backup_pinned_) return Status::OK();
   char** unused = nullptr;
-  if (drop_now) {
-    s = bdb::FromDb(env_->log_archive(&unused, DB_ARCH_REMOVE), "log_archive");
-    if (unused != nullptr) free(unused);
-    return s;
-  }
   s = bdb::FromDb(env_->log_archive(&unused, DB_ARCH_ABS), "log_archive");
   if (unused != nullptr) {
     std::vector<std::string> paths;
