@@ -1,6 +1,6 @@
 // BackupRunner: the thread that copies a BACKUP (storage/backup_copy.h)
 // while the event loop goes on serving clients (docs/operations.md,
-// "Backups"). The loop prepares the plan (Frontier::BeginBackup) and
+// "Backup and restore"). The loop prepares the plan (Frontier::BeginBackup) and
 // starts the copy here; the thread runs CopyBackup, which never calls the
 // live Frontier, and hands its result back to the loop through a
 // LoopInbox; the loop then ends the backup and replies.

@@ -2,7 +2,7 @@
 // the logs (Frontier::BeginBackup), the BackupRunner's thread copies and
 // recovers the copy, and its result comes back to the loop, which unpins
 // the logs (Frontier::EndBackup) and answers the client that asked. Other
-// clients are served all the while (docs/operations.md, "Backups").
+// clients are served all the while (docs/operations.md, "Backup and restore").
 #include "server/clock.h"
 #include "server/log.h"
 #include "server/reply.h"
@@ -12,6 +12,7 @@ namespace frontier {
 
 Status Server::StartBackup(const std::string& target_dir, uint64_t client_id) {
   // Refused while one runs: Frontier::BeginBackup says so (its pin).
+  const int64_t begun_ms = NowMs();
   StatusOr<BackupPlan> plan = frontier_.BeginBackup(target_dir);
   if (!plan.ok()) return plan.status();
   const std::string target = plan->target_dir;
@@ -25,8 +26,10 @@ Status Server::StartBackup(const std::string& target_dir, uint64_t client_id) {
   }
   backup_client_ = client_id;
   backup_target_ = target;
-  backup_started_ms_ = NowMs();
-  Log(LogLevel::kNotice, "BACKUP to %s started", backup_target_.c_str());
+  backup_started_ms_ = begun_ms;
+  // What the loop was held for: the checkpoint and the log flush.
+  Log(LogLevel::kNotice, "BACKUP to %s started (checkpoint %lld ms)",
+      backup_target_.c_str(), static_cast<long long>(NowMs() - begun_ms));
   return Status::OK();
 }
 

@@ -14,6 +14,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <filesystem>
+#include <limits>
 #include <memory>
 #include <string>
 #include <system_error>
@@ -73,7 +74,15 @@ Status FsyncTree(const fs::path& dir) {
   return FsyncPath(dir, true);
 }
 
-Status WriteAll(int fd, const char* data, size_t size, const fs::path& to) {
+// Writes `size` bytes at the end of `fd` (at `offset`) and pushes them to
+// the disk behind: the previous block's writeback is waited for and this
+// one's started. A copy of hundreds of MB left dirty for the final fsync
+// would flood the disk queue at once, and the server's own log fsyncs
+// (which acknowledge writes) would wait behind it; this way at most two
+// blocks of the copy are ever in flight.
+Status WriteAll(int fd, const char* data, size_t size, off_t offset,
+                const fs::path& to) {
+  const size_t total = size;
   while (size > 0) {
     const ssize_t n = ::write(fd, data, size);
     if (n < 0 && errno == EINTR) continue;
@@ -81,63 +90,112 @@ Status WriteAll(int fd, const char* data, size_t size, const fs::path& to) {
     data += n;
     size -= static_cast<size_t>(n);
   }
+  if (offset > 0) {  // best effort: the final fsync is what counts
+    const off_t before = std::max<off_t>(
+        offset - static_cast<off_t>(kWriteBlock), 0);
+    (void)::sync_file_range(fd, before, offset - before,
+                            SYNC_FILE_RANGE_WAIT_BEFORE |
+                                SYNC_FILE_RANGE_WRITE |
+                                SYNC_FILE_RANGE_WAIT_AFTER);
+  }
+  (void)::sync_file_range(fd, offset, static_cast<off_t>(total),
+                          SYNC_FILE_RANGE_WRITE);
   return Status::OK();
 }
 
-// Copies `from` to the new file `to`, reading `unit` bytes at a time at
-// offsets that are multiples of it, so that a database page is read by one
-// read(2) whole (Berkeley DB's hot-backup procedure). A short read is the
-// end of the file as it is now; a piece shorter than `unit` there is a
-// page still being written, left to recovery. With `up_to_hole` the copy
-// stops at the first hole: a log file is written in order, and its unused
-// tail is sparse (storage/frontier_open.cc, TrimLogTail).
-Status CopyFile(const fs::path& from, const fs::path& to, size_t unit,
-                bool up_to_hole, const std::atomic<bool>& cancel) {
+// pread until `size` bytes or the end of the file: the bytes read.
+StatusOr<size_t> ReadAt(int fd, char* buf, size_t size, off_t offset,
+                        const fs::path& from) {
+  size_t got = 0;
+  while (got < size) {
+    const ssize_t n = ::pread(fd, buf + got, size - got,
+                              offset + static_cast<off_t>(got));
+    if (n < 0 && errno == EINTR) continue;
+    if (n < 0) return Errno("read " + from.string(), errno);
+    if (n == 0) break;
+    got += static_cast<size_t>(n);
+  }
+  return got;
+}
+
+// Copies a database file a block of whole pages at a time. The live
+// environment may be writing a page while it is read, and a read that
+// meets a write half done would hold half of each (Berkeley DB asks for
+// copies in page-size units for this reason; Linux promises nothing of the
+// kind). So each block is read twice and a page that differs between the
+// reads is read again until two reads in a row agree: a page caught in
+// the middle of a write would have to be caught the same way twice. A
+// piece shorter than a page at the end is a page being appended, left to
+// recovery, which rebuilds it from the log.
+Status CopyDatabase(const fs::path& from, const fs::path& to, size_t page,
+                    const std::atomic<bool>& cancel) {
+  constexpr int kMaxRereads = 1000;
   Fd in(::open(from.c_str(), O_RDONLY | O_CLOEXEC));
   if (in.get() < 0) return Errno("cannot open " + from.string(), errno);
   Fd out(::open(to.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644));
   if (out.get() < 0) return Errno("cannot create " + to.string(), errno);
-  off_t end = -1;  // -1: until a short read
-  if (up_to_hole) {
-    const off_t hole = ::lseek(in.get(), 0, SEEK_HOLE);
-    if (hole >= 0) end = hole;
-  }
-  const size_t block = std::max(kWriteBlock / unit, size_t{1}) * unit;
-  std::unique_ptr<char[]> buf(new char[block]);
-  off_t offset = 0;
-  for (;;) {
+  const size_t block = std::max(kWriteBlock / page, size_t{1}) * page;
+  std::unique_ptr<char[]> first(new char[block]);
+  std::unique_ptr<char[]> second(new char[block]);
+  for (off_t offset = 0;; offset += static_cast<off_t>(block)) {
     if (cancel.load(std::memory_order_relaxed)) return Cancelled();
-    size_t filled = 0;
-    bool at_end = false;
-    while (filled < block) {
-      size_t want = unit;
-      if (end >= 0) {
-        const off_t left = end - offset - static_cast<off_t>(filled);
-        if (left <= 0) {
-          at_end = true;
-          break;
+    StatusOr<size_t> got = ReadAt(in.get(), first.get(), block, offset, from);
+    if (!got.ok()) return got.status();
+    const size_t whole = *got / page * page;
+    StatusOr<size_t> again =
+        ReadAt(in.get(), second.get(), whole, offset, from);
+    if (!again.ok()) return again.status();
+    if (*again != whole) {
+      return Status::IOError("backup: " + from.string() + " shrank");
+    }
+    for (size_t at = 0; at < whole; at += page) {
+      for (int tries = 0;
+           std::memcmp(first.get() + at, second.get() + at, page) != 0;
+           ++tries) {
+        if (tries == kMaxRereads) {
+          return Status::IOError("backup: a page of " + from.string() +
+                                 " kept changing while read");
         }
-        want = std::min(want, static_cast<size_t>(left));
-      }
-      const ssize_t n = ::pread(in.get(), buf.get() + filled, want,
-                                offset + static_cast<off_t>(filled));
-      if (n < 0 && errno == EINTR) continue;
-      if (n < 0) return Errno("read " + from.string(), errno);
-      if (static_cast<size_t>(n) < unit && !up_to_hole) {
-        at_end = true;  // the end now, or a page being appended: not kept
-        break;
-      }
-      filled += static_cast<size_t>(n);
-      if (static_cast<size_t>(n) < want || n == 0) {
-        at_end = true;
-        break;
+        std::memcpy(first.get() + at, second.get() + at, page);
+        StatusOr<size_t> re = ReadAt(in.get(), second.get() + at, page,
+                                     offset + static_cast<off_t>(at), from);
+        if (!re.ok()) return re.status();
+        if (*re != page) {
+          return Status::IOError("backup: " + from.string() + " shrank");
+        }
       }
     }
-    Status s = WriteAll(out.get(), buf.get(), filled, to);
+    Status s = WriteAll(out.get(), first.get(), whole, offset, to);
     if (!s.ok()) return s;
-    offset += static_cast<off_t>(filled);
-    if (at_end) return Status::OK();
+    if (*got < block) return Status::OK();  // the end of the file, now
   }
+}
+
+// Copies a log file as far as it is written now: up to its first hole,
+// for a log file is written in order and its unused tail is sparse
+// (storage/frontier_open.cc, TrimLogTail). A record cut at the end is the
+// end of the log for recovery.
+Status CopyLog(const fs::path& from, const fs::path& to,
+               const std::atomic<bool>& cancel) {
+  Fd in(::open(from.c_str(), O_RDONLY | O_CLOEXEC));
+  if (in.get() < 0) return Errno("cannot open " + from.string(), errno);
+  Fd out(::open(to.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644));
+  if (out.get() < 0) return Errno("cannot create " + to.string(), errno);
+  off_t end = ::lseek(in.get(), 0, SEEK_HOLE);
+  if (end < 0) end = std::numeric_limits<off_t>::max();  // no hole support
+  std::unique_ptr<char[]> buf(new char[kWriteBlock]);
+  for (off_t offset = 0; offset < end;) {
+    if (cancel.load(std::memory_order_relaxed)) return Cancelled();
+    const size_t want = static_cast<size_t>(
+        std::min<off_t>(static_cast<off_t>(kWriteBlock), end - offset));
+    StatusOr<size_t> got = ReadAt(in.get(), buf.get(), want, offset, from);
+    if (!got.ok()) return got.status();
+    Status s = WriteAll(out.get(), buf.get(), *got, offset, to);
+    if (!s.ok()) return s;
+    if (*got < want) break;
+    offset += static_cast<off_t>(*got);
+  }
+  return Status::OK();
 }
 
 std::string LogName(uint32_t number) {
@@ -209,17 +267,15 @@ Status BuildCopy(const BackupPlan& plan, const std::atomic<bool>& cancel) {
   // The database files first, then the logs: the write-ahead rule put in
   // the log every change that a copied page holds, before the page.
   for (const BackupPlan::DataFile& file : plan.data_files) {
-    Status s = CopyFile(source / file.name, partial / file.name,
-                        std::max<uint32_t>(file.page_size, 512),
-                        /*up_to_hole=*/false, cancel);
+    Status s = CopyDatabase(source / file.name, partial / file.name,
+                            std::max<uint32_t>(file.page_size, 512), cancel);
     if (!s.ok()) return s;
   }
   StatusOr<std::vector<uint32_t>> logs = LogsFrom(source, plan.first_log);
   if (!logs.ok()) return logs.status();
   for (uint32_t number : *logs) {
     const std::string name = LogName(number);
-    Status s = CopyFile(source / name, partial / name, kWriteBlock,
-                        /*up_to_hole=*/true, cancel);
+    Status s = CopyLog(source / name, partial / name, cancel);
     if (!s.ok()) return s;
   }
   if (cancel.load()) return Cancelled();

@@ -1,11 +1,12 @@
-// A hot backup in two halves (docs/operations.md, "Backups"):
+// A hot backup in two halves (docs/operations.md, "Backup and restore"):
 // Frontier::BeginBackup() on the thread that owns the environment prepares
 // a BackupPlan (checkpoint, log flush, the files to copy, the log files
 // pinned against removal); CopyBackup() then executes the plan on any
 // thread, without touching the live environment, following Berkeley DB's
-// documented hot-backup procedure: the database files first, read a page
-// size at a time, then the log files from the first one still needed, then
-// catastrophic recovery of the copy in a private environment of its own.
+// documented hot-backup procedure: the database files first, in whole
+// pages (each read until two reads agree), then the log files from the
+// first one still needed, then catastrophic recovery of the copy in a
+// private environment of its own.
 // Frontier::EndBackup() finally releases the pin.
 #pragma once
 

@@ -399,7 +399,7 @@ class Frontier {
   // --- Hot backup (frontier_backup.cc, storage/backup_copy.h) ---
   //
   // A backup in three steps, so that a server can copy on a thread of its
-  // own while its loop goes on (docs/operations.md, "Backups"):
+  // own while its loop goes on (docs/operations.md, "Backup and restore"):
   //
   // BeginBackup(target_dir) checks the target, which must be an absolute
   // path that does not exist yet, or an empty directory, outside the data

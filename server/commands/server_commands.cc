@@ -95,7 +95,7 @@ void Shutdown(CommandContext& ctx) {
 // absolute path that does not exist yet or is an empty directory (see
 // Frontier::BeginBackup). The copy runs on a thread of its own while the
 // loop serves other clients; this client gets +OK once the copy is
-// complete, recovered and on disk (docs/operations.md, "Backups"). A bad
+// complete, recovered and on disk (docs/operations.md, "Backup and restore"). A bad
 // path is "-ERR backup target ...", a second BACKUP while one runs "-ERR a
 // backup is already in progress ...", a failed copy "-ERR storage error:
 // ...".

@@ -226,7 +226,8 @@ TEST_F(BackupOffLoopTest, OtherClientsAreAnsweredWhileTheCopyRuns) {
   EXPECT_EQ(admin->Read(5, seconds(120)), "+OK\r\n");
   EXPECT_FALSE(std::filesystem::exists(target + ".partial"));
   const std::string log = ReadFile(server_->log_path());
-  EXPECT_NE(log.find("BACKUP to " + target + " started"), std::string::npos);
+  EXPECT_NE(log.find("BACKUP to " + target + " started (checkpoint "),
+            std::string::npos);
   EXPECT_NE(log.find("BACKUP to " + target + " done in"), std::string::npos);
   // The live server has the writes made meanwhile; the copy has all that
   // was loaded before, and opens.
