@@ -43,9 +43,7 @@ void LogSyncer::ThreadMain() {
                            .count();
     lock.lock();
     synced_ = target;
-    inbox_.Post([this, target, s = std::move(s), ns] {
-      done_(target, s, ns);
-    });
+    inbox_.Post([this, target, s = std::move(s), ns] { done_(target, s, ns); });
   }
 }
 

@@ -1,8 +1,8 @@
 // LoopInbox: the one way work done on another thread reaches the event
-// loop (docs/event-loop.md, "Overlapped group commit"). A thread Post()s a closure;
-// the loop runs it on its own thread soon after, woken through an eventfd
-// it watches. Only the loop thread touches storage and connections, so a
-// thread hands its results over this way instead of acting on them: the
+// loop (docs/event-loop.md, "Overlapped group commit"). A thread Post()s a
+// closure; the loop runs it on its own thread soon after, woken through an
+// eventfd it watches. Only the loop thread touches storage and connections, so
+// a thread hands its results over this way instead of acting on them: the
 // LogSyncer reports its log syncs, the BackupRunner its finished copies.
 #pragma once
 

@@ -16,10 +16,9 @@ Status Server::StartBackup(const std::string& target_dir, uint64_t client_id) {
   StatusOr<BackupPlan> plan = frontier_.BeginBackup(target_dir);
   if (!plan.ok()) return plan.status();
   const std::string target = plan->target_dir;
-  Status s = backup_->Start(std::move(plan).value(),
-                            [this](const Status& status) {
-                              OnBackupDone(status);
-                            });
+  Status s =
+      backup_->Start(std::move(plan).value(),
+                     [this](const Status& status) { OnBackupDone(status); });
   if (!s.ok()) {
     frontier_.EndBackup();
     return s;

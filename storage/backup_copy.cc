@@ -91,8 +91,8 @@ Status WriteAll(int fd, const char* data, size_t size, off_t offset,
     size -= static_cast<size_t>(n);
   }
   if (offset > 0) {  // best effort: the final fsync is what counts
-    const off_t before = std::max<off_t>(
-        offset - static_cast<off_t>(kWriteBlock), 0);
+    const off_t before =
+        std::max<off_t>(offset - static_cast<off_t>(kWriteBlock), 0);
     (void)::sync_file_range(fd, before, offset - before,
                             SYNC_FILE_RANGE_WAIT_BEFORE |
                                 SYNC_FILE_RANGE_WRITE |
@@ -108,8 +108,8 @@ StatusOr<size_t> ReadAt(int fd, char* buf, size_t size, off_t offset,
                         const fs::path& from) {
   size_t got = 0;
   while (got < size) {
-    const ssize_t n = ::pread(fd, buf + got, size - got,
-                              offset + static_cast<off_t>(got));
+    const ssize_t n =
+        ::pread(fd, buf + got, size - got, offset + static_cast<off_t>(got));
     if (n < 0 && errno == EINTR) continue;
     if (n < 0) return Errno("read " + from.string(), errno);
     if (n == 0) break;
@@ -240,9 +240,9 @@ Status RecoverCopy(const fs::path& dir, uint64_t cache_bytes) {
                          "set_alloc");
   if (s.ok()) {
     s = bdb::FromDb(
-        env.set_cachesize(static_cast<u_int32_t>(cache_bytes >> 30),
-                          static_cast<u_int32_t>(cache_bytes & ((1u << 30) - 1)),
-                          1),
+        env.set_cachesize(
+            static_cast<u_int32_t>(cache_bytes >> 30),
+            static_cast<u_int32_t>(cache_bytes & ((1u << 30) - 1)), 1),
         "set_cachesize");
   }
   if (s.ok()) {
@@ -294,8 +294,8 @@ Status CopyBackup(const BackupPlan& plan, const std::atomic<bool>& cancel) {
   if (s.ok()) {
     fs::rename(partial, target, ec);  // replaces an empty directory
     if (ec) {
-      s = Status::IOError("backup: cannot rename " + partial.string() +
-                          " to " + target.string() + ": " + ec.message());
+      s = Status::IOError("backup: cannot rename " + partial.string() + " to " +
+                          target.string() + ": " + ec.message());
     }
   }
   if (s.ok()) s = FsyncPath(target.parent_path(), true);

@@ -42,9 +42,25 @@ StatusOr<std::set<std::string>> ArchiveList(DbEnv* env, u_int32_t flags) {
   return names;
 }
 
+// The number of the oldest log file recovery still needs: the first of
+// all the log files (DB_ARCH_LOG) that is not among those no longer in
+// use (no flags).
+StatusOr<uint32_t> FirstLogInUse(DbEnv* env) {
+  StatusOr<std::set<std::string>> all = ArchiveList(env, DB_ARCH_LOG);
+  if (!all.ok()) return all.status();
+  StatusOr<std::set<std::string>> unused = ArchiveList(env, 0);
+  if (!unused.ok()) return unused.status();
+  for (const std::string& name : *all) {  // sorted: log.<10 digits>
+    if (unused->count(name) == 0 && name.size() == 14) {
+      return static_cast<uint32_t>(std::strtoul(name.c_str() + 4, nullptr, 10));
+    }
+  }
+  return Status::IOError("backup: no log file in use");
+}
+
 // Validates `target_dir` for a backup of `data_dir`: the canonical target.
 StatusOr<fs::path> CheckTarget(const std::string& target_dir,
-                                      const std::string& data_dir) {
+                               const std::string& data_dir) {
   fs::path target(target_dir);
   if (target_dir.empty() || !target.is_absolute()) {
     return Status::InvalidArgument("backup target '" + target_dir +
@@ -104,23 +120,10 @@ StatusOr<BackupPlan> FrontierImpl::BeginBackup(const std::string& target_dir) {
   // on disk hold every commit so far. No transaction is open (the pass
   // ended), so the logs from the checkpoint's on are all recovery needs.
   Status s = Checkpoint();
-  StatusOr<std::set<std::string>> all = ArchiveList(env_.get(), DB_ARCH_LOG);
-  StatusOr<std::set<std::string>> unused = ArchiveList(env_.get(), 0);
-  if (s.ok() && !all.ok()) s = all.status();
-  if (s.ok() && !unused.ok()) s = unused.status();
-  std::string first;
   if (s.ok()) {
-    for (const std::string& name : *all) {
-      if (unused->count(name) == 0) {
-        first = name;  // the set is sorted: log.<10 digits>
-        break;
-      }
-    }
-    if (first.size() != 14) s = Status::IOError("backup: no log file in use");
-  }
-  if (s.ok()) {
-    plan.first_log =
-        static_cast<uint32_t>(std::strtoul(first.c_str() + 4, nullptr, 10));
+    StatusOr<uint32_t> first = FirstLogInUse(env_.get());
+    s = first.status();
+    if (s.ok()) plan.first_log = *first;
   }
   for (bdb::Database* db : {&urls_, &queue_, &timers_, &sites_, &meta_,
                             &policy_, &excluded_, &data_}) {
@@ -129,7 +132,9 @@ StatusOr<BackupPlan> FrontierImpl::BeginBackup(const std::string& target_dir) {
     const char* name = nullptr;
     u_int32_t page_size = 0;
     s = bdb::FromDb(db->db()->get_dbname(&file, &name), "get_dbname");
-    if (s.ok()) s = bdb::FromDb(db->db()->get_pagesize(&page_size), "get_pagesize");
+    if (s.ok()) {
+      s = bdb::FromDb(db->db()->get_pagesize(&page_size), "get_pagesize");
+    }
     if (s.ok()) plan.data_files.push_back({file, page_size});
   }
   // Berkeley DB's flag for a hot backup: operations that would skip the
