@@ -42,20 +42,26 @@ StatusOr<std::set<std::string>> ArchiveList(DbEnv* env, u_int32_t flags) {
   return names;
 }
 
-// The number of the oldest log file recovery still needs: the first of
-// all the log files (DB_ARCH_LOG) that is not among those no longer in
-// use (no flags).
+// The number of the oldest log file recovery still needs: the first log
+// file (DB_ARCH_LOG) after every one no longer in use (no flags). An
+// earlier checkpoint may have handed unused ones to the FileSyncer, which
+// unlinks them (oldest first) meanwhile, and Berkeley DB's list of unused
+// files stops at the first one missing. So the unused ones are listed
+// first: a file unlinked after that is missing from both lists or from the
+// second only, and the first file after the unused ones is in use either
+// way.
 StatusOr<uint32_t> FirstLogInUse(DbEnv* env) {
-  StatusOr<std::set<std::string>> all = ArchiveList(env, DB_ARCH_LOG);
-  if (!all.ok()) return all.status();
   StatusOr<std::set<std::string>> unused = ArchiveList(env, 0);
   if (!unused.ok()) return unused.status();
-  for (const std::string& name : *all) {  // sorted: log.<10 digits>
-    if (unused->count(name) == 0 && name.size() == 14) {
-      return static_cast<uint32_t>(std::strtoul(name.c_str() + 4, nullptr, 10));
-    }
+  StatusOr<std::set<std::string>> all = ArchiveList(env, DB_ARCH_LOG);
+  if (!all.ok()) return all.status();
+  // Sorted: log.<10 digits>.
+  auto first =
+      unused->empty() ? all->begin() : all->upper_bound(*unused->rbegin());
+  if (first == all->end() || first->size() != 14) {
+    return Status::IOError("backup: no log file in use");
   }
-  return Status::IOError("backup: no log file in use");
+  return static_cast<uint32_t>(std::strtoul(first->c_str() + 4, nullptr, 10));
 }
 
 // Validates `target_dir` for a backup of `data_dir`: the canonical target.
@@ -119,6 +125,10 @@ StatusOr<BackupPlan> FrontierImpl::BeginBackup(const std::string& target_dir) {
   // Dirty pages go to the database files and the log is flushed: the files
   // on disk hold every commit so far. No transaction is open (the pass
   // ended), so the logs from the checkpoint's on are all recovery needs.
+  // Pinned before the checkpoint, so that it hands no log file to the
+  // FileSyncer: only removals queued by earlier checkpoints, of files
+  // unused then and now, may still be under way (see FirstLogInUse).
+  backup_pinned_ = true;
   Status s = Checkpoint();
   if (s.ok()) {
     StatusOr<uint32_t> first = FirstLogInUse(env_.get());
@@ -144,10 +154,10 @@ StatusOr<BackupPlan> FrontierImpl::BeginBackup(const std::string& target_dir) {
                     "set_flags(DB_HOTBACKUP_IN_PROGRESS)");
   }
   if (!s.ok()) {
+    backup_pinned_ = false;
     fs::remove_all(plan.partial_dir, ec);
     return s;
   }
-  backup_pinned_ = true;
   return plan;
 }
 

@@ -63,6 +63,12 @@ class FrontierFaultsTest : public ::testing::Test {
       ASSERT_EQ(*r, AddOutcome::kAdded) << Url(i);
     }
   }
+  // A backup's copy is a frontier of its own: it takes writes and closes.
+  void ExpectFrontierOfItsOwn(Frontier& copy) {
+    auto r = copy.Add("http://only-in-copy.example/", "", {}, kT0);
+    ASSERT_TRUE(r.ok()) << r.status().ToString();
+    EXPECT_TRUE(copy.Close(false).ok());
+  }
   // Runs `plan` (altered by the test, perhaps) to its end, then unpins:
   // what the copy returned.
   Status CopyAndEnd(const BackupPlan& plan, bool cancelled = false) {
@@ -161,10 +167,7 @@ TEST_F(FrontierFaultsTest, BackupOpensAsAFrontierWithEverything) {
   auto info = copy->Info((*popped)[0]);
   ASSERT_TRUE(info.ok() && info->has_value());
   EXPECT_EQ((*info)->state, UrlState::kDone);
-  // The copy is a frontier of its own: it takes writes.
-  auto r = copy->Add("http://only-in-copy.example/", "", {}, kT0);
-  ASSERT_TRUE(r.ok()) << r.status().ToString();
-  EXPECT_TRUE(copy->Close(false).ok());
+  ExpectFrontierOfItsOwn(*copy);
 }
 
 TEST_F(FrontierFaultsTest, BackupRefusesBadTargets) {
@@ -244,9 +247,7 @@ TEST_F(FrontierFaultsTest, CopyOnAnotherThreadWhileWritingOpensWithEverything) {
   // Whatever landed after BeginBackup is consistent: each URL the copy
   // counts is one it finds.
   EXPECT_EQ(static_cast<int>(copy->Stats().urls), CountSeen(*copy, 0, next));
-  auto r = copy->Add("http://only-in-copy.example/", "", {}, kT0);
-  ASSERT_TRUE(r.ok()) << r.status().ToString();
-  EXPECT_TRUE(copy->Close(false).ok());
+  ExpectFrontierOfItsOwn(*copy);
 }
 
 TEST_F(FrontierFaultsTest, OneBackupAtATime) {
@@ -270,33 +271,30 @@ TEST_F(FrontierFaultsTest, OneBackupAtATime) {
   EXPECT_EQ(CountSeen(*copy, 0, 10), 10);
 }
 
-TEST_F(FrontierFaultsTest, CancelledCopyLeavesNothing) {
+// A copy cancelled (the server stopping) or failing (a pinned log file
+// gone) removes what it built and leaves the target absent.
+TEST_F(FrontierFaultsTest, FailedOrCancelledCopyLeavesNothing) {
   Open();
   AddRange(*fr_, 0, 100);
-  const std::string target = root_ + "/b1";
-  StatusOr<BackupPlan> plan = fr_->BeginBackup(target);
-  ASSERT_TRUE(plan.ok()) << plan.status().ToString();
-  Status s = CopyAndEnd(*plan, /*cancelled=*/true);
-  EXPECT_TRUE(s.IsIOError()) << s.ToString();
-  EXPECT_NE(s.message().find("cancelled"), std::string::npos);
-  EXPECT_FALSE(std::filesystem::exists(target));
-  EXPECT_FALSE(std::filesystem::exists(target + ".partial"));
+  struct Case {
+    const char* why;  // in the error message
+    bool cancelled;
+    uint32_t log_shift;  // 1000: a log file that is not there
+  };
+  for (const Case& c : {Case{"cancelled", true, 0},
+                        Case{"missing", false, 1000}}) {
+    const std::string target = root_ + "/b-" + c.why;
+    StatusOr<BackupPlan> plan = fr_->BeginBackup(target);
+    ASSERT_TRUE(plan.ok()) << plan.status().ToString();
+    BackupPlan run = *plan;
+    run.first_log += c.log_shift;
+    Status s = CopyAndEnd(run, c.cancelled);
+    EXPECT_TRUE(s.IsIOError()) << c.why << ": " << s.ToString();
+    EXPECT_NE(s.message().find(c.why), std::string::npos) << s.ToString();
+    EXPECT_FALSE(std::filesystem::exists(target));
+    EXPECT_FALSE(std::filesystem::exists(target + ".partial"));
+  }
   EXPECT_EQ(CountSeen(*fr_, 0, 100), 100);
-}
-
-TEST_F(FrontierFaultsTest, MissingPinnedLogFailsAndLeavesNothing) {
-  Open();
-  AddRange(*fr_, 0, 10);
-  const std::string target = root_ + "/b1";
-  StatusOr<BackupPlan> plan = fr_->BeginBackup(target);
-  ASSERT_TRUE(plan.ok()) << plan.status().ToString();
-  BackupPlan broken = *plan;
-  broken.first_log += 1000;  // a log file that is not there
-  Status s = CopyAndEnd(broken);
-  EXPECT_TRUE(s.IsIOError()) << s.ToString();
-  EXPECT_NE(s.message().find("missing"), std::string::npos) << s.ToString();
-  EXPECT_FALSE(std::filesystem::exists(target));
-  EXPECT_FALSE(std::filesystem::exists(target + ".partial"));
 }
 
 }  // namespace
