@@ -226,6 +226,32 @@ StatusOr<std::vector<uint32_t>> LogsFrom(const fs::path& dir, uint32_t first) {
   return numbers;
 }
 
+// The page size a database file's meta page records (db_page.h's DBMETA:
+// the magic at bytes 12-15, the page size at 20-23, in the byte order of
+// the machine that made it), or 0 if `path` is not a Berkeley DB database.
+StatusOr<uint32_t> PageSizeOf(const fs::path& path) {
+  Fd fd(::open(path.c_str(), O_RDONLY | O_CLOEXEC));
+  if (fd.get() < 0) return Errno("cannot open " + path.string(), errno);
+  unsigned char header[24];
+  StatusOr<size_t> got = ReadAt(fd.get(), reinterpret_cast<char*>(header),
+                                sizeof(header), 0, path);
+  if (!got.ok()) return got.status();
+  if (*got < sizeof(header)) return 0;
+  auto word = [&header](size_t at, bool swapped) {
+    uint32_t v = 0;
+    std::memcpy(&v, header + at, sizeof(v));
+    return swapped ? __builtin_bswap32(v) : v;
+  };
+  for (bool swapped : {false, true}) {
+    const uint32_t magic = word(12, swapped);
+    if (magic == DB_BTREEMAGIC || magic == DB_HASHMAGIC ||
+        magic == DB_HEAPMAGIC || magic == DB_QAMMAGIC) {
+      return word(20, swapped);
+    }
+  }
+  return 0;
+}
+
 // Catastrophic recovery of the copy in `dir` (db_hotbackup's last steps):
 // every log record copied is replayed onto the copied pages, whatever
 // state each page was read in, and the logs recovery no longer needs are
@@ -285,6 +311,27 @@ Status BuildCopy(const BackupPlan& plan, const std::atomic<bool>& cancel) {
 }
 
 }  // namespace
+
+StatusOr<std::vector<BackupPlan::DataFile>> ListDatabaseFiles(
+    const std::string& dir) {
+  std::vector<BackupPlan::DataFile> files;
+  std::error_code ec;
+  for (const auto& entry : fs::directory_iterator(dir, ec)) {
+    const std::string name = entry.path().filename().string();
+    if (!entry.is_regular_file(ec) || name.rfind("log.", 0) == 0 ||
+        name.rfind("__db.", 0) == 0) {
+      continue;
+    }
+    StatusOr<uint32_t> page_size = PageSizeOf(entry.path());
+    if (!page_size.ok()) return page_size.status();
+    if (*page_size == 0) continue;  // not a database (frontierd.lock)
+    files.push_back({name, *page_size});
+  }
+  if (ec) return Errno("cannot list " + dir, ec.value());
+  std::sort(files.begin(), files.end(),
+            [](const auto& a, const auto& b) { return a.name < b.name; });
+  return files;
+}
 
 Status CopyBackup(const BackupPlan& plan, const std::atomic<bool>& cancel) {
   Status s = BuildCopy(plan, cancel);

@@ -35,6 +35,15 @@ struct BackupPlan {
   uint64_t recovery_cache_bytes = 32u << 20;
 };
 
+// The Berkeley DB database files in `dir` (whatever created them: every
+// crawl's, say) with their page sizes, read from each file's meta page;
+// log files, region files and files that are not databases are left out.
+// For BeginBackup, on the thread that owns the environment, with no
+// transaction open (so no database is half created). IOError if `dir`
+// cannot be listed or a database's header not read.
+StatusOr<std::vector<BackupPlan::DataFile>> ListDatabaseFiles(
+    const std::string& dir);
+
 // Builds the copy `plan` describes in plan.partial_dir (which must exist
 // and be empty), runs catastrophic recovery on it, fsyncs its files and
 // directory and renames it to plan.target_dir (an absent or empty

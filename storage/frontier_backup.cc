@@ -135,17 +135,16 @@ StatusOr<BackupPlan> FrontierImpl::BeginBackup(const std::string& target_dir) {
     s = first.status();
     if (s.ok()) plan.first_log = *first;
   }
-  for (bdb::Database* db : {&urls_, &queue_, &timers_, &sites_, &meta_,
-                            &policy_, &excluded_, &data_}) {
-    if (!s.ok()) break;
-    const char* file = nullptr;
-    const char* name = nullptr;
-    u_int32_t page_size = 0;
-    s = bdb::FromDb(db->db()->get_dbname(&file, &name), "get_dbname");
-    if (s.ok()) {
-      s = bdb::FromDb(db->db()->get_pagesize(&page_size), "get_pagesize");
+  // Every database file of the directory, not only those open here: a
+  // file of another crawl, or one created since the start, is copied too.
+  if (s.ok()) {
+    StatusOr<std::vector<BackupPlan::DataFile>> files =
+        ListDatabaseFiles(opts_.dir);
+    s = files.status();
+    if (s.ok()) plan.data_files = std::move(files).value();
+    if (s.ok() && plan.data_files.empty()) {
+      s = Status::IOError("backup: no database file in " + opts_.dir);
     }
-    if (s.ok()) plan.data_files.push_back({file, page_size});
   }
   // Berkeley DB's flag for a hot backup: operations that would skip the
   // log (bulk loads) log as usual while it is set.

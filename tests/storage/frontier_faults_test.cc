@@ -3,12 +3,14 @@
 // environment with recovery), and Backup() makes a copy that opens as a
 // frontier of its own with everything committed before it, also when its
 // copy runs on another thread while the frontier goes on writing.
+#include <db_cxx.h>
 #include <gtest/gtest.h>
 #include <stdlib.h>
 
 #include <atomic>
 #include <filesystem>
 #include <fstream>
+#include <map>
 #include <memory>
 #include <string>
 #include <thread>
@@ -295,6 +297,47 @@ TEST_F(FrontierFaultsTest, FailedOrCancelledCopyLeavesNothing) {
     EXPECT_FALSE(std::filesystem::exists(target + ".partial"));
   }
   EXPECT_EQ(CountSeen(*fr_, 0, 100), 100);
+}
+
+// Every Berkeley DB file of the directory is copied, not only the ones
+// this frontier has open (another crawl's, say), each in its own page
+// size; other files (the lock file, a note) are not.
+TEST_F(FrontierFaultsTest, BackupCopiesEveryDatabaseFileOfTheDirectory) {
+  Open();
+  AddRange(*fr_, 0, 10);
+  {
+    Db other(nullptr, DB_CXX_NO_EXCEPTIONS);
+    ASSERT_EQ(other.set_pagesize(16384), 0);
+    ASSERT_EQ(other.open(nullptr, (opts_.dir + "/other.db").c_str(), nullptr,
+                         DB_BTREE, DB_CREATE, 0644),
+              0);
+    Dbt key(const_cast<char*>("k"), 1), value(const_cast<char*>("v"), 1);
+    ASSERT_EQ(other.put(nullptr, &key, &value, 0), 0);
+    ASSERT_EQ(other.close(0), 0);
+  }
+  std::ofstream(opts_.dir + "/notes.txt") << "not a database";
+  StatusOr<BackupPlan> plan = fr_->BeginBackup(root_ + "/b1");
+  ASSERT_TRUE(plan.ok()) << plan.status().ToString();
+  std::map<std::string, uint32_t> sizes;
+  for (const auto& f : plan->data_files) sizes[f.name] = f.page_size;
+  EXPECT_EQ(sizes["urls.db"], 8192u);
+  EXPECT_EQ(sizes["other.db"], 16384u);
+  EXPECT_EQ(sizes.count("notes.txt"), 0u);
+  EXPECT_EQ(sizes.count("frontierd.lock"), 0u);
+  ASSERT_TRUE(CopyAndEnd(*plan).ok());
+  EXPECT_FALSE(std::filesystem::exists(root_ + "/b1/notes.txt"));
+  Db copied(nullptr, DB_CXX_NO_EXCEPTIONS);
+  ASSERT_EQ(copied.open(nullptr, (root_ + "/b1/other.db").c_str(), nullptr,
+                        DB_BTREE, DB_RDONLY, 0),
+            0);
+  Dbt key(const_cast<char*>("k"), 1), value;
+  EXPECT_EQ(copied.get(nullptr, &key, &value, 0), 0);
+  EXPECT_EQ(std::string(static_cast<char*>(value.get_data()), value.get_size()),
+            "v");
+  EXPECT_EQ(copied.close(0), 0);
+  auto copy = OpenAt(root_ + "/b1");
+  ASSERT_NE(copy, nullptr);
+  EXPECT_EQ(CountSeen(*copy, 0, 10), 10);
 }
 
 }  // namespace
