@@ -131,7 +131,12 @@ Status CopyDatabase(const fs::path& from, const fs::path& to, size_t page,
                     const std::atomic<bool>& cancel) {
   constexpr int kMaxRereads = 1000;
   Fd in(::open(from.c_str(), O_RDONLY | O_CLOEXEC));
-  if (in.get() < 0) return Errno("cannot open " + from.string(), errno);
+  if (in.get() < 0) {
+    // Removed since the plan was made (a CRAWL DELETE): the removal is in
+    // the log the copy's recovery replays, so there is nothing to copy.
+    if (errno == ENOENT) return Status::OK();
+    return Errno("cannot open " + from.string(), errno);
+  }
   Fd out(::open(to.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644));
   if (out.get() < 0) return Errno("cannot create " + to.string(), errno);
   const size_t block = std::max(kWriteBlock / page, size_t{1}) * page;

@@ -145,6 +145,26 @@ TEST_F(BackupTest, BadTargetsAreRefusedAndNothingIsWritten) {
   EXPECT_NE(info.DebugString().find("admin"), std::string::npos) << info;
 }
 
+// The copy holds every crawl (issue 22): each has database files of its
+// own in the directory, and BACKUP copies them all.
+TEST_F(BackupTest, CopyHoldsEveryCrawl) {
+  auto c = Connect();
+  ASSERT_EQ(c->Cmd({"ADD", "http://default.crawl.test/"}), Int(1));
+  ASSERT_EQ(c->Cmd({"CRAWL", "news"}), StatusReply("OK"));
+  ASSERT_EQ(c->Cmd({"ADD", "http://news.crawl.test/"}), Int(1));
+  FrontierdProcess restored(DefaultTestArgs());  // its data dir: the copy
+  ASSERT_EQ(Cmd({"BACKUP", restored.data_dir()}), StatusReply("OK"));
+  ASSERT_TRUE(restored.Start());
+  auto rc = restored.Connect(seconds(30));
+  EXPECT_EQ(rc->Cmd({"SEEN", "http://default.crawl.test/"}), Int(1));
+  EXPECT_EQ(rc->Cmd({"SEEN", "http://news.crawl.test/"}), Int(0));
+  ASSERT_EQ(rc->Cmd({"CRAWL", "news"}), StatusReply("OK"));
+  EXPECT_EQ(rc->Cmd({"SEEN", "http://news.crawl.test/"}), Int(1));
+  EXPECT_EQ(rc->Cmd({"SEEN", "http://default.crawl.test/"}), Int(0));
+  rc.reset();
+  EXPECT_EQ(restored.Stop(), 0);
+}
+
 // Enough data that a copy takes a noticeable while (tens of MB to read,
 // write, fsync and recover), so that other clients' round trips fit in it.
 class BackupOffLoopTest : public BackupTest {
