@@ -65,7 +65,7 @@ struct ClientSnapshot {
   ClientInfo info;
   size_t query_buffer = 0;  // bytes read, not yet executed
   size_t output = 0;        // reply bytes not yet written to the socket
-  bool blocked = false;     // waiting in BPOP
+  bool blocked = false;     // waiting in BPOP or for its BACKUP
   bool closing = false;     // its last reply is on the way; then it closes
 };
 
@@ -98,6 +98,14 @@ class ServerControl {
   // This site's replication role as the loop last heard it (kNone with
   // replication no): cheap, for the command table's checks.
   virtual ReplicationRole replication_role() const = 0;
+  // BACKUP: prepares a backup of the frontier to `target_dir`
+  // (Frontier::BeginBackup) and starts copying it off the loop. On OK the
+  // calling client `client_id` waits (CommandEffects::await_backup) and is
+  // answered +OK, or the copy's error, once the copy is complete and on
+  // disk. An error (a bad target, a backup already running) starts
+  // nothing.
+  virtual Status StartBackup(const std::string& target_dir,
+                             uint64_t client_id) = 0;
 };
 
 // A BPOP that found nothing: wait for URLs until `deadline_ms`.
@@ -118,6 +126,9 @@ struct CommandEffects {
   bool close_after_reply = false;       // QUIT
   std::optional<BlockRequest> block;    // BPOP with nothing ready
   std::optional<bool> shutdown_nosave;  // SHUTDOWN [NOSAVE]
+  // BACKUP started: no reply now; the client waits, as in BPOP, for the
+  // loop to answer when the copy ends (ServerControl::StartBackup).
+  bool await_backup = false;
 };
 
 struct CommandContext {

@@ -36,7 +36,8 @@ class Connection {
  public:
   enum class State {
     kOpen,     // reading and executing commands
-    kBlocked,  // waiting in BPOP: input is buffered but not executed
+    kBlocked,  // waiting in BPOP or for its BACKUP to end: input is
+               // buffered but not executed
     kClosing,  // a last reply is on its way out; nothing more is read
     kClosed,   // gone: waiting to be destroyed at the end of the pass
   };

@@ -5,9 +5,7 @@
 namespace frontier {
 
 LogSyncer::LogSyncer(event_base* base, Frontier& frontier, Done done)
-    : frontier_(frontier),
-      done_(std::move(done)),
-      wake_(base, [this] { Report(); }) {
+    : frontier_(frontier), done_(std::move(done)), inbox_(base) {
   thread_ = std::thread([this] { ThreadMain(); });
 }
 
@@ -45,18 +43,8 @@ void LogSyncer::ThreadMain() {
                            .count();
     lock.lock();
     synced_ = target;
-    results_.push_back(Result{target, std::move(s), ns});
-    wake_.Notify();
+    inbox_.Post([this, target, s = std::move(s), ns] { done_(target, s, ns); });
   }
-}
-
-void LogSyncer::Report() {
-  std::vector<Result> results;
-  {
-    std::lock_guard<std::mutex> lock(mu_);
-    results.swap(results_);
-  }
-  for (const Result& r : results) done_(r.seq, r.status, r.sync_ns);
 }
 
 }  // namespace frontier

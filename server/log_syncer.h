@@ -6,7 +6,8 @@
 // sequence number it got to be synced (Request). The thread runs
 // Frontier::SyncLog for the newest number asked for, one sync at a time,
 // so requests made during a sync share the next one. Each finished sync is
-// reported back on the loop thread, through a LoopWakeup, by calling `done(seq, status, sync_ns)`: every commit up to `seq` is
+// reported back on the loop thread, through a LoopInbox, by calling
+// `done(seq, status, sync_ns)`: every commit up to `seq` is
 // durable if status is OK; the sync took `sync_ns` nanoseconds.
 #pragma once
 
@@ -16,10 +17,9 @@
 #include <mutex>
 #include <thread>
 #include <utility>
-#include <vector>
 
 #include "server/libevent_ptr.h"
-#include "server/loop_wakeup.h"
+#include "server/loop_inbox.h"
 #include "storage/frontier.h"
 
 namespace frontier {
@@ -38,7 +38,7 @@ class LogSyncer {
   LogSyncer& operator=(const LogSyncer&) = delete;
 
   // False if the loop cannot be woken (no eventfd): use FlushLog instead.
-  bool ok() const { return wake_.ok(); }
+  bool ok() const { return inbox_.ok(); }
   // Loop thread: sync at least up to `seq` (a WriteLog() result).
   void Request(uint64_t seq);
   // Loop thread: waits for the sync in flight, if any, and ends the
@@ -47,23 +47,16 @@ class LogSyncer {
 
  private:
   void ThreadMain();
-  void Report();
 
   Frontier& frontier_;
   Done done_;
-  LoopWakeup wake_;  // runs Report() on the loop thread
+  LoopInbox inbox_;  // before thread_: outlives it
 
   std::mutex mu_;
   std::condition_variable cv_;
   uint64_t requested_ = 0;  // newest seq asked for (guarded by mu_)
   uint64_t synced_ = 0;     // newest seq the thread has synced or tried
   bool stopping_ = false;
-  struct Result {
-    uint64_t seq;
-    Status status;
-    int64_t sync_ns;
-  };
-  std::vector<Result> results_;  // not yet reported
   std::thread thread_;
 };
 

@@ -1,15 +1,13 @@
 // ReplicationEvents: brings the Replication Manager's events (storage/
 // replication_state.h), which arrive on its threads, to the loop thread
-// through a LoopWakeup, the way LogSyncer brings finished syncs. Nothing
-// but this queue is touched off the loop thread.
+// through a LoopInbox, the way LogSyncer brings finished syncs. Nothing
+// but the inbox is touched off the loop thread.
 #pragma once
 
 #include <functional>
-#include <mutex>
-#include <vector>
 
 #include "server/libevent_ptr.h"
-#include "server/loop_wakeup.h"
+#include "server/loop_inbox.h"
 #include "storage/frontier.h"
 
 namespace frontier {
@@ -28,14 +26,9 @@ class ReplicationEvents {
   ReplicationEvents& operator=(const ReplicationEvents&) = delete;
 
  private:
-  void Push(const ReplicationEvent& event);  // any thread
-  void Deliver();                            // the loop thread
-
   Frontier& frontier_;
   Handler handle_;
-  std::mutex mu_;
-  std::vector<ReplicationEvent> queued_;  // guarded by mu_
-  LoopWakeup wake_;
+  LoopInbox inbox_;
 };
 
 }  // namespace frontier

@@ -60,6 +60,7 @@ Server::Server(Config& config, Frontier& frontier, ServerStats& stats)
         OnSynced(seq, status, sync_ns);
       });
   StartReplicationEvents();
+  backup_ = std::make_unique<BackupRunner>(base);
   for (int sig : {SIGTERM, SIGINT}) {
     EventPtr ev(evsignal_new(base, sig, &Server::OnSignal, this));
     event_add(ev.get(), nullptr);
@@ -158,6 +159,7 @@ bool Server::Run() {
       DropUnsynced(held, s);
     }
   }
+  CancelBackup();
   DrainOutputs();
   return nosave_;
 }
@@ -305,7 +307,8 @@ void Server::Execute(Connection& conn) {
                     config_.slowlog_max_len);
   }
   ++stats_.total_commands_processed;
-  if (!effects.block) ++conn.pass_commands().count;
+  // A command that waits replies later, outside this pass.
+  if (!effects.block && !effects.await_backup) ++conn.pass_commands().count;
   ListOutput(conn);
 
   if (effects.close_after_reply) {
@@ -317,6 +320,7 @@ void Server::Execute(Connection& conn) {
     blocked_.Add(conn.id(), *effects.block);
     UpdateClientCounts();
   }
+  if (effects.await_backup) conn.set_state(Connection::State::kBlocked);
   if (effects.shutdown_nosave) {
     // As Redis: no reply; this client is closed with all the others.
     BeginShutdown(*effects.shutdown_nosave, "User requested shutdown");

@@ -21,6 +21,7 @@
 #include <unordered_map>
 #include <vector>
 
+#include "server/backup_runner.h"
 #include "server/blocked_clients.h"
 #include "server/config.h"
 #include "server/connection.h"
@@ -188,6 +189,16 @@ class Server : private ConnectionEvents,
   size_t WaitingOn(std::string_view name) const override {
     return blocked_.WaitingOn(name);
   }
+  // BACKUP (server_backup.cc): BeginBackup on the loop, the copy on
+  // backup_'s thread, then OnBackupDone back on the loop.
+  Status StartBackup(const std::string& target_dir,
+                     uint64_t client_id) override;
+  // The copy of the running backup ended with `status`: unpins the logs,
+  // logs the outcome and answers the waiting client, if still connected.
+  void OnBackupDone(const Status& status);
+  // At shutdown, once held replies are released: cancels a backup in
+  // flight, waits for its thread and answers its client with an error.
+  void CancelBackup();
 
   void BeginShutdown(bool nosave, const char* why);
   void DrainOutputs();
@@ -238,6 +249,12 @@ class Server : private ConnectionEvents,
   // site's role as they last said.
   std::unique_ptr<ReplicationEvents> repl_events_;
   ReplicationRole repl_role_ = ReplicationRole::kNone;
+  // The BACKUP in progress: its thread (after base_, as syncer_), the
+  // client waiting for it, its target and when it started.
+  std::unique_ptr<BackupRunner> backup_;
+  uint64_t backup_client_ = 0;
+  std::string backup_target_;
+  int64_t backup_started_ms_ = 0;
 
   bool stopping_ = false;
   bool nosave_ = false;

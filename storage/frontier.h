@@ -27,6 +27,7 @@
 #include "policy/politeness.h"
 #include "partition/partition_map.h"
 #include "scope/scope.h"
+#include "storage/backup_copy.h"
 #include "storage/frontier_options.h"
 #include "storage/frontier_types.h"
 #include "storage/replication_state.h"
@@ -409,18 +410,31 @@ class Frontier {
   // run concurrently with any other call, FlushLog() included.
   virtual Status RetryWrites() = 0;
 
-  // --- Hot backup (frontier_backup.cc) ---
+  // --- Hot backup (frontier_backup.cc, storage/backup_copy.h) ---
   //
-  // Copies a consistent snapshot of the data directory into `target_dir`,
-  // which must be an absolute path that does not exist yet, or an empty
-  // directory, outside the data directory. Checkpoints first (so the copy
-  // is small and recovers fast), then copies the database files and the
-  // log files with Berkeley DB's DbEnv::backup into "<target_dir>.partial",
-  // fsyncs them and renames the result to `target_dir`: a crash leaves no
-  // half backup under the name asked for. A frontierd started on the copy
-  // finds every transaction committed before the call. Blocks the caller
-  // for the copy (the data and log size). InvalidArgument for a bad
-  // target, IOError if the copy fails (the partial copy is removed).
+  // A backup in three steps, so that a server can copy on a thread of its
+  // own while its loop goes on (docs/operations.md, "Backup and restore"):
+  //
+  // BeginBackup(target_dir) checks the target, which must be an absolute
+  // path that does not exist yet, or an empty directory, outside the data
+  // directory; ends an open pass; checkpoints (so the copy is small and
+  // recovers fast) and flushes the log, so that the files on disk hold
+  // every transaction committed before the call; creates
+  // "<target_dir>.partial" (replacing a leftover of an interrupted
+  // backup); and pins the log files: none from the plan's first_log on is
+  // removed until EndBackup(). Returns the plan for CopyBackup(), which
+  // runs on any thread without calling this object. InvalidArgument for a
+  // bad target or while another backup holds the pin (one at a time);
+  // IOError if the checkpoint or flush fails (nothing is pinned then).
+  virtual StatusOr<BackupPlan> BeginBackup(const std::string& target_dir) = 0;
+  // Releases the pin of BeginBackup(), after CopyBackup() returned (or
+  // will never run). Logs kept for it go at the next checkpoint. Does
+  // nothing without a pin.
+  virtual void EndBackup() = 0;
+  // BeginBackup, CopyBackup and EndBackup in one call on the caller's
+  // thread: blocks it for the copy. A frontierd started on the copy finds
+  // every transaction committed before the call. Errors as BeginBackup's
+  // and CopyBackup's (a failed copy is removed).
   virtual Status Backup(const std::string& target_dir) = 0;
 
   // --- Import (frontier_import.cc; types in import_records.h) ---

@@ -1,18 +1,15 @@
-// FrontierImpl::Backup: a hot backup of the data directory (frontier.h).
-//
-// The server calls it on its event loop, so nothing else touches the
-// environment while it runs: after the checkpoint, the database files on
-// disk hold every committed transaction and nothing changes them until
-// the copy is done. DbEnv::backup copies the database files and then the
-// log files, as Berkeley DB's documented hot-backup procedure does, so
-// the copy would stay recoverable even if a writer did run meanwhile.
-#include <fcntl.h>
-#include <unistd.h>
-
-#include <cerrno>
+// FrontierImpl's side of a hot backup (frontier.h; the copy itself is
+// storage/backup_copy.cc): on the thread that owns the environment,
+// BeginBackup() brings the files on disk up to date, lists what to copy
+// and pins the log files the copy's recovery needs; EndBackup() unpins
+// them. In between the environment is used as usual: the copy reads the
+// files under it, as Berkeley DB's hot-backup procedure allows, and its
+// catastrophic recovery replays the logs over whatever it read.
+#include <algorithm>
 #include <cstdlib>
-#include <cstring>
 #include <filesystem>
+#include <set>
+#include <string>
 #include <system_error>
 
 #include "storage/frontier_impl.h"
@@ -32,42 +29,44 @@ bool IsWithin(const fs::path& inner, const fs::path& outer) {
   return true;
 }
 
-Status FsyncPath(const fs::path& path, bool directory) {
-  int fd = ::open(path.c_str(),
-                  (directory ? O_RDONLY | O_DIRECTORY : O_RDONLY) | O_CLOEXEC);
-  if (fd < 0) {
-    return Status::IOError("backup: cannot open " + path.string() + ": " +
-                           std::strerror(errno));
+// The log file names log_archive() lists with `flags` (relative names).
+StatusOr<std::set<std::string>> ArchiveList(DbEnv* env, u_int32_t flags) {
+  char** list = nullptr;
+  Status s = bdb::FromDb(env->log_archive(&list, flags), "log_archive");
+  if (!s.ok()) return s;
+  std::set<std::string> names;
+  if (list != nullptr) {
+    for (char** p = list; *p != nullptr; ++p) names.insert(*p);
+    free(list);
   }
-  int rc = ::fsync(fd);
-  int err = errno;
-  ::close(fd);
-  if (rc != 0) {
-    return Status::IOError("backup: fsync " + path.string() + ": " +
-                           std::strerror(err));
-  }
-  return Status::OK();
+  return names;
 }
 
-// Makes a finished copy durable: its files, then the directory itself.
-Status FsyncTree(const fs::path& dir) {
-  std::error_code ec;
-  for (const auto& entry : fs::directory_iterator(dir, ec)) {
-    if (!entry.is_regular_file(ec)) continue;
-    Status s = FsyncPath(entry.path(), false);
-    if (!s.ok()) return s;
+// The number of the oldest log file recovery still needs: the first log
+// file (DB_ARCH_LOG) after every one no longer in use (no flags). An
+// earlier checkpoint may have handed unused ones to the FileSyncer, which
+// unlinks them (oldest first) meanwhile, and Berkeley DB's list of unused
+// files stops at the first one missing. So the unused ones are listed
+// first: a file unlinked after that is missing from both lists or from the
+// second only, and the first file after the unused ones is in use either
+// way.
+StatusOr<uint32_t> FirstLogInUse(DbEnv* env) {
+  StatusOr<std::set<std::string>> unused = ArchiveList(env, 0);
+  if (!unused.ok()) return unused.status();
+  StatusOr<std::set<std::string>> all = ArchiveList(env, DB_ARCH_LOG);
+  if (!all.ok()) return all.status();
+  // Sorted: log.<10 digits>.
+  auto first =
+      unused->empty() ? all->begin() : all->upper_bound(*unused->rbegin());
+  if (first == all->end() || first->size() != 14) {
+    return Status::IOError("backup: no log file in use");
   }
-  if (ec)
-    return Status::IOError("backup: cannot list " + dir.string() + ": " +
-                           ec.message());
-  return FsyncPath(dir, true);
+  return static_cast<uint32_t>(std::strtoul(first->c_str() + 4, nullptr, 10));
 }
 
-}  // namespace
-
-Status FrontierImpl::Backup(const std::string& target_dir) {
-  if (closed_) return Status::IOError("frontier is closed");
-  if (Status s = EndOpenPass(); !s.ok()) return s;
+// Validates `target_dir` for a backup of `data_dir`: the canonical target.
+StatusOr<fs::path> CheckTarget(const std::string& target_dir,
+                               const std::string& data_dir) {
   fs::path target(target_dir);
   if (target_dir.empty() || !target.is_absolute()) {
     return Status::InvalidArgument("backup target '" + target_dir +
@@ -80,11 +79,14 @@ Status FrontierImpl::Backup(const std::string& target_dir) {
                                    "': " + ec.message());
   }
   if (!target.has_filename()) target = target.parent_path();
-  const fs::path data = fs::weakly_canonical(opts_.dir, ec);
-  if (ec || IsWithin(target, data) || IsWithin(data, target)) {
+  const fs::path data = fs::weakly_canonical(data_dir, ec);
+  // The copy is built in "<target>.partial", which is emptied first.
+  const fs::path partial = target.string() + ".partial";
+  if (ec || IsWithin(target, data) || IsWithin(data, target) ||
+      IsWithin(partial, data) || IsWithin(data, partial)) {
     return Status::InvalidArgument("backup target '" + target_dir +
                                    "' must be outside the data directory '" +
-                                   opts_.dir + "' and not contain it");
+                                   data_dir + "' and not contain it");
   }
   if (fs::exists(target, ec)) {
     if (!fs::is_directory(target, ec) || !fs::is_empty(target, ec)) {
@@ -92,40 +94,84 @@ Status FrontierImpl::Backup(const std::string& target_dir) {
                                      "' exists and is not an empty directory");
     }
   }
-  fs::create_directories(target.parent_path(), ec);
-  if (ec) {
-    return Status::IOError("backup: cannot create " +
-                           target.parent_path().string() + ": " + ec.message());
+  return target;
+}
+
+}  // namespace
+
+StatusOr<BackupPlan> FrontierImpl::BeginBackup(const std::string& target_dir) {
+  if (closed_) return Status::IOError("frontier is closed");
+  if (backup_pinned_) {
+    return Status::InvalidArgument(
+        "a backup is already in progress: wait for its reply");
   }
-  // Copied under another name and renamed when complete, so `target_dir`
-  // never holds half a backup. A leftover from an interrupted BACKUP is
+  if (Status s = EndOpenPass(); !s.ok()) return s;
+  StatusOr<fs::path> target = CheckTarget(target_dir, opts_.dir);
+  if (!target.ok()) return target.status();
+  BackupPlan plan;
+  plan.source_dir = opts_.dir;
+  plan.target_dir = target->string();
+  plan.partial_dir = plan.target_dir + ".partial";
+  // Built under another name and renamed when complete, so `target_dir`
+  // never holds half a backup. A leftover of an interrupted BACKUP is
   // replaced.
-  const fs::path partial = target.string() + ".partial";
-  fs::remove_all(partial, ec);
+  std::error_code ec;
+  fs::remove_all(plan.partial_dir, ec);
+  if (!ec) fs::create_directories(plan.partial_dir, ec);
   if (ec) {
-    return Status::IOError("backup: cannot remove " + partial.string() + ": " +
+    return Status::IOError("backup: cannot create " + plan.partial_dir + ": " +
                            ec.message());
   }
-
-  // Dirty pages go to the database files and logs no longer needed are
-  // removed: the copy is small and its recovery replays little.
-  Status s = CheckpointAndDropLogs(/*drop_now=*/true);
-  if (!s.ok()) return s;
-  s = bdb::FromDb(env_->backup(partial.c_str(), DB_CREATE),
-                  "backup to '" + partial.string() + "'");
-  if (s.ok()) s = FsyncTree(partial);
+  // Dirty pages go to the database files and the log is flushed: the files
+  // on disk hold every commit so far. No transaction is open (the pass
+  // ended), so the logs from the checkpoint's on are all recovery needs.
+  // Pinned before the checkpoint, so that it hands no log file to the
+  // FileSyncer: only removals queued by earlier checkpoints, of files
+  // unused then and now, may still be under way (see FirstLogInUse).
+  backup_pinned_ = true;
+  Status s = Checkpoint();
   if (s.ok()) {
-    fs::rename(partial, target, ec);  // replaces an empty directory
-    if (ec) {
-      s = Status::IOError("backup: cannot rename " + partial.string() + " to " +
-                          target.string() + ": " + ec.message());
+    StatusOr<uint32_t> first = FirstLogInUse(env_.get());
+    s = first.status();
+    if (s.ok()) plan.first_log = *first;
+  }
+  // Every database file of the directory, not only those open here: a
+  // file of another crawl, or one created since the start, is copied too.
+  if (s.ok()) {
+    StatusOr<std::vector<BackupPlan::DataFile>> files =
+        ListDatabaseFiles(opts_.dir);
+    s = files.status();
+    if (s.ok()) plan.data_files = std::move(files).value();
+    if (s.ok() && plan.data_files.empty()) {
+      s = Status::IOError("backup: no database file in " + opts_.dir);
     }
   }
-  if (s.ok()) s = FsyncPath(target.parent_path(), true);
-  if (!s.ok()) {
-    std::error_code ignored;
-    fs::remove_all(partial, ignored);
+  // Berkeley DB's flag for a hot backup: operations that would skip the
+  // log (bulk loads) log as usual while it is set.
+  if (s.ok()) {
+    s = bdb::FromDb(env_->set_flags(DB_HOTBACKUP_IN_PROGRESS, 1),
+                    "set_flags(DB_HOTBACKUP_IN_PROGRESS)");
   }
+  if (!s.ok()) {
+    backup_pinned_ = false;
+    fs::remove_all(plan.partial_dir, ec);
+    return s;
+  }
+  return plan;
+}
+
+void FrontierImpl::EndBackup() {
+  if (!backup_pinned_) return;
+  backup_pinned_ = false;
+  if (!closed_) (void)env_->set_flags(DB_HOTBACKUP_IN_PROGRESS, 0);
+}
+
+Status FrontierImpl::Backup(const std::string& target_dir) {
+  StatusOr<BackupPlan> plan = BeginBackup(target_dir);
+  if (!plan.ok()) return plan.status();
+  const std::atomic<bool> never_cancelled{false};
+  Status s = CopyBackup(*plan, never_cancelled);
+  EndBackup();
   return s;
 }
 

@@ -183,15 +183,16 @@ class FrontierImpl final : public Frontier {
   uint64_t pages_written_behind() const override {
     return pages_written_behind_;
   }
+  // Also hands the log files it frees to file_syncer_'s thread for
+  // removal, unless a backup pins them.
   Status Checkpoint() override;
-  // Checkpoint(); the log files it frees are removed before it returns
-  // if `drop_now` (Backup copies the directory next), else on
-  // file_syncer_'s thread.
-  Status CheckpointAndDropLogs(bool drop_now);
   Status Close(bool skip_checkpoint) override;
   Status WriteStatus() const override;  // frontier_recovery.cc
   Status RetryWrites() override;        // frontier_recovery.cc
-  Status Backup(const std::string& target_dir) override;  // frontier_backup.cc
+  // frontier_backup.cc
+  StatusOr<BackupPlan> BeginBackup(const std::string& target_dir) override;
+  void EndBackup() override;
+  Status Backup(const std::string& target_dir) override;
   StatusOr<std::vector<StatusOr<ImportOutcome>>> Import(
       const ImportBatch& batch, int64_t now_ms) override;  // frontier_import.cc
 
@@ -634,6 +635,9 @@ class FrontierImpl final : public Frontier {
   // With replication: the env's event callback points at it, so it is
   // declared before env_ (destroyed after it).
   std::unique_ptr<Replicator> repl_;
+  // Between BeginBackup() and EndBackup(): no log file is removed (by a
+  // checkpoint or RetryWrites), so the backup's copy finds them all.
+  bool backup_pinned_ = false;
   bdb::EnvPtr env_;  // declared before the databases: closed after them
   bdb::Database urls_, queue_, timers_, sites_, meta_;
   bdb::Database policy_, excluded_;  // robots.txt: policy_records.h

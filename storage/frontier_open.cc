@@ -436,10 +436,6 @@ uint64_t FrontierImpl::DataBytes() const {
 }
 
 Status FrontierImpl::Checkpoint() {
-  return CheckpointAndDropLogs(/*drop_now=*/false);
-}
-
-Status FrontierImpl::CheckpointAndDropLogs(bool drop_now) {
   if (closed_) return Status::IOError("frontier is closed");
   if (Status s = EndOpenPass(); !s.ok()) return s;
   Status s;
@@ -456,27 +452,18 @@ Status FrontierImpl::CheckpointAndDropLogs(bool drop_now) {
   }
   flushed_seq_.store(commit_seq_.load());  // a checkpoint flushes the log
   // Logs before the checkpoint are no longer needed for normal recovery;
-  // the syncer's thread unlinks them (tens of milliseconds each).
+  // the syncer's thread unlinks them (tens of milliseconds each). A
+  // backup's copy may still be reading them: they wait for the next
+  // checkpoint after it.
+  if (backup_pinned_) return Status::OK();
   char** unused = nullptr;
-  if (drop_now && !repl_) {
-    s = bdb::FromDb(env_->log_archive(&unused, DB_ARCH_REMOVE), "log_archive");
-    if (unused != nullptr) free(unused);
-    return s;
-  }
   s = bdb::FromDb(env_->log_archive(&unused, DB_ARCH_ABS), "log_archive");
   if (unused != nullptr) {
     std::vector<std::string> paths;
     for (char** p = unused; *p != nullptr; ++p) paths.emplace_back(*p);
     free(unused);
     KeepLogsForReplicas(&paths);
-    if (drop_now) {
-      for (const std::string& path : paths) {
-        std::error_code ec;
-        std::filesystem::remove(path, ec);
-      }
-    } else {
-      file_syncer_->Remove(std::move(paths));
-    }
+    file_syncer_->Remove(std::move(paths));
   }
   return s;
 }

@@ -80,9 +80,11 @@ Status FrontierImpl::RetryWrites() {
     NoteWriteFailure(s);
     return s;
   }
-  char** unused = nullptr;  // as Checkpoint(): drop logs no longer needed
-  (void)env_->log_archive(&unused, DB_ARCH_REMOVE);
-  if (unused != nullptr) free(unused);
+  if (!backup_pinned_) {  // as Checkpoint(): drop logs no longer needed
+    char** unused = nullptr;
+    (void)env_->log_archive(&unused, DB_ARCH_REMOVE);
+    if (unused != nullptr) free(unused);
+  }
   // Everything committed is on disk now: flushed, or (after a reopen)
   // exactly what recovery found there.
   flushed_seq_.store(commit_seq_.load());

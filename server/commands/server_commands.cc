@@ -93,25 +93,21 @@ void Shutdown(CommandContext& ctx) {
 
 // BACKUP path: a consistent copy of the data directory in `path`, an
 // absolute path that does not exist yet or is an empty directory (see
-// Frontier::Backup). +OK once the copy is complete and on disk; a bad path
-// is "-ERR backup target ...", a failed copy "-ERR storage error: ...".
-// Runs on the event loop: other clients wait while it copies
-// (docs/operations.md).
+// Frontier::BeginBackup). The copy runs on a thread of its own while the
+// loop serves other clients; this client gets +OK once the copy is
+// complete, recovered and on disk (docs/operations.md, "Backup and restore"). A bad
+// path is "-ERR backup target ...", a second BACKUP while one runs "-ERR a
+// backup is already in progress ...", a failed copy "-ERR storage error:
+// ...".
 void Backup(CommandContext& ctx) {
-  const std::string& target = ctx.argv[1];
-  const auto started = std::chrono::steady_clock::now();
-  Status s = ctx.frontier.Backup(target);
-  const long long ms = std::chrono::duration_cast<std::chrono::milliseconds>(
-                           std::chrono::steady_clock::now() - started)
-                           .count();
+  Status s = ctx.server.StartBackup(ctx.argv[1], ctx.client.id);
   if (!s.ok()) {
-    Log(LogLevel::kWarning, "BACKUP to %s failed after %lld ms: %s",
-        target.c_str(), ms, s.ToString().c_str());
+    Log(LogLevel::kWarning, "BACKUP to %s refused: %s", ctx.argv[1].c_str(),
+        s.ToString().c_str());
     ReplyStatus(ctx.reply, s);
     return;
   }
-  Log(LogLevel::kNotice, "BACKUP to %s done in %lld ms", target.c_str(), ms);
-  ctx.reply.Ok();
+  ctx.effects.await_backup = true;
 }
 
 }  // namespace frontier::commands

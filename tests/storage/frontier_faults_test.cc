@@ -1,16 +1,22 @@
 // Storage-layer fault handling: a write failure is recorded in
 // WriteStatus(), RetryWrites() brings writes back (reopening a panicked
 // environment with recovery), and Backup() makes a copy that opens as a
-// frontier of its own with everything committed before it.
+// frontier of its own with everything committed before it, also when its
+// copy runs on another thread while the frontier goes on writing.
+#include <db_cxx.h>
 #include <gtest/gtest.h>
 #include <stdlib.h>
 
+#include <atomic>
 #include <filesystem>
 #include <fstream>
+#include <map>
 #include <memory>
 #include <string>
+#include <thread>
 #include <vector>
 
+#include "storage/backup_copy.h"
 #include "storage/frontier.h"
 #include "storage/frontier_impl.h"
 
@@ -58,6 +64,20 @@ class FrontierFaultsTest : public ::testing::Test {
       ASSERT_TRUE(r.ok()) << r.status().ToString();
       ASSERT_EQ(*r, AddOutcome::kAdded) << Url(i);
     }
+  }
+  // A backup's copy is a frontier of its own: it takes writes and closes.
+  void ExpectFrontierOfItsOwn(Frontier& copy) {
+    auto r = copy.Add("http://only-in-copy.example/", "", {}, kT0);
+    ASSERT_TRUE(r.ok()) << r.status().ToString();
+    EXPECT_TRUE(copy.Close(false).ok());
+  }
+  // Runs `plan` (altered by the test, perhaps) to its end, then unpins:
+  // what the copy returned.
+  Status CopyAndEnd(const BackupPlan& plan, bool cancelled = false) {
+    const std::atomic<bool> cancel{cancelled};
+    Status s = CopyBackup(plan, cancel);
+    fr_->EndBackup();
+    return s;
   }
   int CountSeen(Frontier& f, int from, int to) {
     int n = 0;
@@ -149,10 +169,7 @@ TEST_F(FrontierFaultsTest, BackupOpensAsAFrontierWithEverything) {
   auto info = copy->Info((*popped)[0]);
   ASSERT_TRUE(info.ok() && info->has_value());
   EXPECT_EQ((*info)->state, UrlState::kDone);
-  // The copy is a frontier of its own: it takes writes.
-  auto r = copy->Add("http://only-in-copy.example/", "", {}, kT0);
-  ASSERT_TRUE(r.ok()) << r.status().ToString();
-  EXPECT_TRUE(copy->Close(false).ok());
+  ExpectFrontierOfItsOwn(*copy);
 }
 
 TEST_F(FrontierFaultsTest, BackupRefusesBadTargets) {
@@ -177,6 +194,150 @@ TEST_F(FrontierFaultsTest, BackupRefusesBadTargets) {
   EXPECT_TRUE(fr_->Backup(root_ + "/empty").ok());
   EXPECT_TRUE(fr_->Backup(root_ + "/empty2/").ok());
   EXPECT_TRUE(fr_->WriteStatus().ok());
+}
+
+// The two halves of a backup (storage/backup_copy.h): BeginBackup() on
+// the owning thread, CopyBackup() on another one while the live frontier
+// goes on writing and checkpointing, EndBackup(). The copy opens with the
+// normal Open() and holds every URL committed before BeginBackup().
+TEST_F(FrontierFaultsTest, CopyOnAnotherThreadWhileWritingOpensWithEverything) {
+  Open();
+  constexpr int kBefore = 20'000;
+  AddRange(*fr_, 0, kBefore);
+  // Not flushed on purpose: BeginBackup's checkpoint covers every commit.
+  const FrontierStats before = fr_->Stats();
+  const std::string target = root_ + "/backups/b1";
+  StatusOr<BackupPlan> plan = fr_->BeginBackup(target);
+  ASSERT_TRUE(plan.ok()) << plan.status().ToString();
+  EXPECT_TRUE(std::filesystem::is_directory(target + ".partial"));
+  EXPECT_FALSE(plan->data_files.empty());
+  for (const auto& f : plan->data_files) EXPECT_GE(f.page_size, 512u) << f.name;
+
+  // The copy runs on its own thread; the owner goes on writing, flushing,
+  // writing behind and checkpointing meanwhile.
+  std::atomic<bool> cancel{false};
+  Status copied;
+  std::atomic<bool> finished{false};
+  std::thread copier([&] {
+    copied = CopyBackup(*plan, cancel);
+    finished = true;
+  });
+  int next = kBefore;
+  for (int round = 0; round < 400 && (!finished || round < 3); ++round) {
+    AddRange(*fr_, next, next + 100);
+    next += 100;
+    ASSERT_TRUE(fr_->FlushLog().ok());
+    ASSERT_TRUE(fr_->WriteBehind(kT0, kT0).ok());
+    if (round % 5 == 0) {
+      ASSERT_TRUE(fr_->Checkpoint().ok());
+    }
+  }
+  copier.join();
+  fr_->EndBackup();
+  ASSERT_TRUE(copied.ok()) << copied.ToString();
+  EXPECT_FALSE(std::filesystem::exists(target + ".partial"));
+  EXPECT_TRUE(std::filesystem::exists(target + "/urls.db"));
+
+  // The live frontier is unharmed and keeps what was written meanwhile.
+  EXPECT_EQ(CountSeen(*fr_, 0, next), next);
+  ASSERT_TRUE(fr_->Checkpoint().ok());
+
+  auto copy = OpenAt(target);
+  ASSERT_NE(copy, nullptr);
+  EXPECT_EQ(CountSeen(*copy, 0, kBefore), kBefore);
+  EXPECT_GE(copy->Stats().urls, before.urls);
+  // Whatever landed after BeginBackup is consistent: each URL the copy
+  // counts is one it finds.
+  EXPECT_EQ(static_cast<int>(copy->Stats().urls), CountSeen(*copy, 0, next));
+  ExpectFrontierOfItsOwn(*copy);
+}
+
+TEST_F(FrontierFaultsTest, OneBackupAtATime) {
+  Open();
+  AddRange(*fr_, 0, 10);
+  StatusOr<BackupPlan> plan = fr_->BeginBackup(root_ + "/b1");
+  ASSERT_TRUE(plan.ok()) << plan.status().ToString();
+  StatusOr<BackupPlan> second = fr_->BeginBackup(root_ + "/b2");
+  ASSERT_FALSE(second.ok());
+  EXPECT_TRUE(second.status().IsInvalidArgument());
+  EXPECT_NE(second.status().message().find("already in progress"),
+            std::string::npos)
+      << second.status().ToString();
+  EXPECT_FALSE(std::filesystem::exists(root_ + "/b2.partial"));
+  // The synchronous form is refused too while the pin is held.
+  EXPECT_TRUE(fr_->Backup(root_ + "/b3").IsInvalidArgument());
+  ASSERT_TRUE(CopyAndEnd(*plan).ok());
+  EXPECT_TRUE(fr_->Backup(root_ + "/b2").ok());
+  auto copy = OpenAt(root_ + "/b2");
+  ASSERT_NE(copy, nullptr);
+  EXPECT_EQ(CountSeen(*copy, 0, 10), 10);
+}
+
+// A copy cancelled (the server stopping) or failing (a pinned log file
+// gone) removes what it built and leaves the target absent.
+TEST_F(FrontierFaultsTest, FailedOrCancelledCopyLeavesNothing) {
+  Open();
+  AddRange(*fr_, 0, 100);
+  struct Case {
+    const char* why;  // in the error message
+    bool cancelled;
+    uint32_t log_shift;  // 1000: a log file that is not there
+  };
+  for (const Case& c : {Case{"cancelled", true, 0},
+                        Case{"missing", false, 1000}}) {
+    const std::string target = root_ + "/b-" + c.why;
+    StatusOr<BackupPlan> plan = fr_->BeginBackup(target);
+    ASSERT_TRUE(plan.ok()) << plan.status().ToString();
+    BackupPlan run = *plan;
+    run.first_log += c.log_shift;
+    Status s = CopyAndEnd(run, c.cancelled);
+    EXPECT_TRUE(s.IsIOError()) << c.why << ": " << s.ToString();
+    EXPECT_NE(s.message().find(c.why), std::string::npos) << s.ToString();
+    EXPECT_FALSE(std::filesystem::exists(target));
+    EXPECT_FALSE(std::filesystem::exists(target + ".partial"));
+  }
+  EXPECT_EQ(CountSeen(*fr_, 0, 100), 100);
+}
+
+// Every Berkeley DB file of the directory is copied, not only the ones
+// this frontier has open (another crawl's, say), each in its own page
+// size; other files (the lock file, a note) are not.
+TEST_F(FrontierFaultsTest, BackupCopiesEveryDatabaseFileOfTheDirectory) {
+  Open();
+  AddRange(*fr_, 0, 10);
+  {
+    Db other(nullptr, DB_CXX_NO_EXCEPTIONS);
+    ASSERT_EQ(other.set_pagesize(16384), 0);
+    ASSERT_EQ(other.open(nullptr, (opts_.dir + "/other.db").c_str(), nullptr,
+                         DB_BTREE, DB_CREATE, 0644),
+              0);
+    Dbt key(const_cast<char*>("k"), 1), value(const_cast<char*>("v"), 1);
+    ASSERT_EQ(other.put(nullptr, &key, &value, 0), 0);
+    ASSERT_EQ(other.close(0), 0);
+  }
+  std::ofstream(opts_.dir + "/notes.txt") << "not a database";
+  StatusOr<BackupPlan> plan = fr_->BeginBackup(root_ + "/b1");
+  ASSERT_TRUE(plan.ok()) << plan.status().ToString();
+  std::map<std::string, uint32_t> sizes;
+  for (const auto& f : plan->data_files) sizes[f.name] = f.page_size;
+  EXPECT_EQ(sizes["urls.db"], 8192u);
+  EXPECT_EQ(sizes["other.db"], 16384u);
+  EXPECT_EQ(sizes.count("notes.txt"), 0u);
+  EXPECT_EQ(sizes.count("frontierd.lock"), 0u);
+  ASSERT_TRUE(CopyAndEnd(*plan).ok());
+  EXPECT_FALSE(std::filesystem::exists(root_ + "/b1/notes.txt"));
+  Db copied(nullptr, DB_CXX_NO_EXCEPTIONS);
+  ASSERT_EQ(copied.open(nullptr, (root_ + "/b1/other.db").c_str(), nullptr,
+                        DB_BTREE, DB_RDONLY, 0),
+            0);
+  Dbt key(const_cast<char*>("k"), 1), value;
+  EXPECT_EQ(copied.get(nullptr, &key, &value, 0), 0);
+  EXPECT_EQ(std::string(static_cast<char*>(value.get_data()), value.get_size()),
+            "v");
+  EXPECT_EQ(copied.close(0), 0);
+  auto copy = OpenAt(root_ + "/b1");
+  ASSERT_NE(copy, nullptr);
+  EXPECT_EQ(CountSeen(*copy, 0, 10), 10);
 }
 
 }  // namespace

@@ -10,7 +10,8 @@
 // running server (on this machine: BACKUP writes on the server's disk) for
 // a BACKUP into a fresh directory under --backup-dir (default /tmp),
 // exports it and removes it: the server's loop is held only for the
-// BACKUP's checkpoint and copy, never for the export.
+// BACKUP's checkpoint (its copy runs on a thread of the server's), never
+// for the export.
 #include <hiredis/hiredis.h>
 #include <unistd.h>
 
