@@ -52,5 +52,8 @@ struct CrawlSpace {
 // The file of database `base` ("urls.db") for crawl `id`: `base` itself
 // for the default crawl (0), "crawl-<id>-<base>" for the others.
 std::string CrawlFile(uint32_t id, const char* base);
+// crawls.db's value for a crawl name: its id (4 bytes, big-endian). False
+// if `value` is not one.
+bool DecodeCrawlId(std::string_view value, uint32_t* id);
 
 }  // namespace frontier

@@ -42,13 +42,6 @@ std::string EncodeId(uint32_t id) {
   return out;
 }
 
-bool DecodeId(std::string_view in, uint32_t* id) {
-  if (in.size() != 4) return false;
-  *id = 0;
-  for (char c : in) *id = (*id << 8) | static_cast<uint8_t>(c);
-  return true;
-}
-
 bool EqualsNoCase(std::string_view a, std::string_view b) {
   return a.size() == b.size() &&
          std::equal(a.begin(), a.end(), b.begin(), [](char x, char y) {
@@ -58,6 +51,13 @@ bool EqualsNoCase(std::string_view a, std::string_view b) {
 }
 
 }  // namespace
+
+bool DecodeCrawlId(std::string_view in, uint32_t* id) {
+  if (in.size() != 4) return false;
+  *id = 0;
+  for (char c : in) *id = (*id << 8) | static_cast<uint8_t>(c);
+  return true;
+}
 
 std::string CrawlFile(uint32_t id, const char* base) {
   if (id == 0) return base;
@@ -203,7 +203,7 @@ Status FrontierImpl::OpenCrawls() {
     if (s.ok()) s = cursor.First(&key, &value);
     while (s.ok()) {
       uint32_t id = 0;
-      if (!DecodeId(value, &id)) {
+      if (!DecodeCrawlId(value, &id)) {
         return Status::Corruption("undecodable crawl registry record");
       }
       if (key == kNextIdKey) {

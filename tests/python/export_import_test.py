@@ -217,6 +217,43 @@ class ExportImportTest(unittest.TestCase):
                 self.assertGreater(len(order), 40)
                 self.assertEqual(pop_order(cb), order)
 
+    def test_one_crawl_to_another_crawl(self):
+        """--crawl on both sides: a crawl's URLs and data, not the default
+        crawl's, land in the named crawl of the other server."""
+        with servers.frontierd(BINARY, *FLAGS) as a:
+            c = Client(a.port)
+            c("ADD", "http://default.test/only-default")
+            self.assertEqual(c("CRAWL", "news"), "OK")
+            c("ADD", "http://n.test/1", "DATA", b"\x00one")
+            c("MADD", "http://n.test/1", "http://n.test/2", "http://m.test/3")
+            lines = export(a.port, "--crawl", "news").decode().splitlines()
+            urls = sorted(l for l in lines if '"type":"url"' in l)
+            self.assertEqual(len(urls), 3, lines)
+            self.assertFalse(any("default.test" in l for l in lines))
+            default = export(a.port).decode()
+            self.assertIn("default.test/only-default", default)
+            self.assertNotIn("n.test", default)
+            missing = subprocess.run(
+                [os.path.join(os.path.dirname(os.path.abspath(BINARY)),
+                              "frontierd-export"), "--from",
+                 f"127.0.0.1:{a.port}", "--crawl", "nosuch"],
+                capture_output=True, text=True, timeout=60)
+            self.assertNotEqual(missing.returncode, 0)
+            self.assertIn("no crawl named 'nosuch'", missing.stderr)
+            path = self.write("news.jsonl", "\n".join(lines).encode() + b"\n")
+            with servers.frontierd(BINARY, *FLAGS) as b:
+                r = run_import(b.port, path, "--crawl", "copy")
+                self.assertEqual(r.returncode, 0, r.stderr)
+                cb = Client(b.port)
+                self.assertEqual(cb("SEEN", "http://n.test/2"), 0)  # DEFAULT
+                self.assertEqual(cb("CRAWL", "copy"), "OK")
+                for u in ("http://n.test/1", "http://n.test/2",
+                          "http://m.test/3"):
+                    self.assertEqual(cb("SEEN", u), 1, u)
+                info = cb("URLINFO", "http://n.test/1")
+                fields = dict(zip(info[::2], info[1::2]))
+                self.assertEqual(fields[b"data"], b"\x00one")
+
     def test_one_site(self):
         with servers.frontierd(BINARY, *FLAGS) as a:
             build_frontier(Client(a.port))

@@ -1,10 +1,11 @@
-// frontierd-export: writes a frontier, or one site of it, as JSON Lines on
-// standard output (docs/operations.md, "Export and import").
+// frontierd-export: writes one crawl of a frontier (the default crawl
+// unless --crawl names another), or one site or partition of it, as JSON
+// Lines on standard output (docs/operations.md, "Export and import").
 //
-//   frontierd-export --dir COPY [--site NAME | --partition NAME
-//                    --partitions TEXT] > out.jsonl
-//   frontierd-export --from HOST:PORT [--backup-dir DIR] [--site NAME |
-//                    --partition NAME] > out.jsonl
+//   frontierd-export --dir COPY [--crawl NAME] [--site NAME | --partition
+//                    NAME --partitions TEXT] > out.jsonl
+//   frontierd-export --from HOST:PORT [--backup-dir DIR] [--crawl NAME]
+//                    [--site NAME | --partition NAME] > out.jsonl
 //
 // --dir reads a BACKUP copy or a stopped server's directory. --from asks a
 // running server (on this machine: BACKUP writes on the server's disk) for
@@ -27,6 +28,7 @@
 #include "export/export_lines.h"
 #include "export/snapshot_reader.h"
 #include "partition/partition_map.h"
+#include "storage/frontier.h"
 
 namespace {
 
@@ -34,15 +36,17 @@ using frontier::Status;
 namespace ex = frontier::exporter;
 
 constexpr char kUsage[] =
-    "Usage: frontierd-export --dir DIR [--site NAME | --partition NAME "
-    "--partitions TEXT]\n"
+    "Usage: frontierd-export --dir DIR [--crawl NAME] [--site NAME | "
+    "--partition NAME --partitions TEXT]\n"
     "       frontierd-export --from HOST:PORT [--backup-dir DIR] "
-    "[--site NAME | --partition NAME]\n"
+    "[--crawl NAME] [--site NAME | --partition NAME]\n"
     "The JSON Lines go to standard output.\n"
     "  --dir DIR         a BACKUP copy or a stopped server's data directory\n"
     "  --from HOST:PORT  BACKUP a running server (same machine), export the\n"
     "                    copy, remove it\n"
     "  --backup-dir DIR  where --from puts the copy (default /tmp)\n"
+    "  --crawl NAME      the crawl to export (default DEFAULT: the crawl of\n"
+    "                    connections that never sent CRAWL)\n"
     "  --site NAME       only this site (its name as SITE INFO shows it):\n"
     "                    its site line, its URLs, and the robots lines of\n"
     "                    origins on its hosts\n"
@@ -125,9 +129,10 @@ struct Counts {
   uint64_t sites = 0, robots = 0, urls = 0;
 };
 
-Status Export(const std::string& dir, const Filter& filter, Counts* n) {
+Status Export(const std::string& dir, const std::string& crawl,
+              const Filter& filter, Counts* n) {
   ex::SnapshotReader reader;
-  Status s = reader.Open(dir);
+  Status s = reader.Open(dir, crawl);
   if (!s.ok()) return s;
   std::fputs(ex::HeaderLine(NowMs()).c_str(), stdout);
   // The sites exported, by fingerprint (a URL record holds its site's).
@@ -167,6 +172,7 @@ Status Export(const std::string& dir, const Filter& filter, Counts* n) {
 
 int main(int argc, char** argv) {
   std::string dir, from, backup_dir = "/tmp", partition, partitions;
+  std::string crawl(frontier::Frontier::kDefaultCrawl);
   bool have_partitions = false;
   Filter filter;
   for (int i = 1; i < argc; ++i) {
@@ -176,6 +182,8 @@ int main(int argc, char** argv) {
       dir = argv[++i];
     } else if (a == "--from" && has_value) {
       from = argv[++i];
+    } else if (a == "--crawl" && has_value) {
+      crawl = argv[++i];
     } else if (a == "--site" && has_value) {
       filter.site = argv[++i];
     } else if (a == "--partition" && has_value) {
@@ -236,7 +244,7 @@ int main(int argc, char** argv) {
     dir = copy;
   }
   Counts n;
-  Status s = Export(dir, filter, &n);
+  Status s = Export(dir, crawl, filter, &n);
   if (!copy.empty()) {
     std::error_code ec;
     std::filesystem::remove_all(copy, ec);

@@ -9,6 +9,8 @@
 #include <cstring>
 #include <filesystem>
 
+#include "storage/frontier.h"
+
 namespace frontier::exporter {
 namespace {
 constexpr std::string_view kDeletingPrefix = "deleting:";  // as the server's
@@ -25,7 +27,7 @@ SnapshotReader::~SnapshotReader() {
   if (lock_fd_ >= 0) ::close(lock_fd_);
 }
 
-Status SnapshotReader::Open(const std::string& dir) {
+Status SnapshotReader::Open(const std::string& dir, const std::string& crawl) {
   if (!std::filesystem::exists(dir + "/urls.db")) {
     return Status::IOError("'" + dir + "' holds no frontierd data (urls.db)");
   }
@@ -52,12 +54,32 @@ Status SnapshotReader::Open(const std::string& dir) {
                                  DB_INIT_TXN | DB_RECOVER | DB_PRIVATE,
                              0644),
                   "open environment in '" + dir + "'");
-  if (s.ok()) s = urls_.Open(env_.get(), "urls.db", 0);
-  if (s.ok()) s = sites_.Open(env_.get(), "sites.db", 0);
+  uint32_t id = 0;
+  if (s.ok()) s = FindCrawl(crawl, &id);
+  // A crawl's own files; robots rules (policy.db) are the server's, shared.
+  if (s.ok()) s = urls_.Open(env_.get(), CrawlFile(id, "urls.db").c_str(), 0);
+  if (s.ok()) s = sites_.Open(env_.get(), CrawlFile(id, "sites.db").c_str(), 0);
   if (s.ok()) s = policy_.Open(env_.get(), "policy.db", 0);
-  if (s.ok()) s = data_.Open(env_.get(), "data.db", 0);
-  if (s.ok()) s = meta_.Open(env_.get(), "meta.db", 0);
+  if (s.ok()) s = data_.Open(env_.get(), CrawlFile(id, "data.db").c_str(), 0);
+  if (s.ok()) s = meta_.Open(env_.get(), CrawlFile(id, "meta.db").c_str(), 0);
   if (s.ok()) s = LoadDeleting();
+  return s;
+}
+
+Status SnapshotReader::FindCrawl(const std::string& name, uint32_t* id) {
+  *id = 0;
+  if (name == Frontier::kDefaultCrawl) return Status::OK();
+  const std::string not_found = "no crawl named '" + name + "' in the copy";
+  bdb::Database registry;
+  Status s = registry.Open(env_.get(), "crawls.db", 0);
+  if (!s.ok()) return Status::NotFound(not_found);  // no crawl was made
+  std::string value;
+  s = registry.Get(nullptr, name, &value);
+  if (s.ok() && !DecodeCrawlId(value, id)) {
+    s = Status::Corruption("undecodable crawl registry record");
+  }
+  registry.Close();
+  if (s.IsNotFound()) return Status::NotFound(not_found);
   return s;
 }
 

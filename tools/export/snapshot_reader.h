@@ -13,6 +13,7 @@
 #include <string>
 
 #include "storage/bdb.h"
+#include "storage/crawl_space.h"
 #include "storage/policy_records.h"
 #include "storage/records.h"
 #include "storage/status.h"
@@ -26,9 +27,11 @@ class SnapshotReader {
   SnapshotReader(const SnapshotReader&) = delete;
   SnapshotReader& operator=(const SnapshotReader&) = delete;
 
-  // Opens `dir`. IOError if it is not a frontierd directory, is locked by
-  // a server, or Berkeley DB cannot open it.
-  Status Open(const std::string& dir);
+  // Opens `dir` to read crawl `crawl` (Frontier::kDefaultCrawl: the
+  // directory's original databases). IOError if it is not a frontierd
+  // directory, is locked by a server, or Berkeley DB cannot open it;
+  // NotFound if it holds no crawl of that name.
+  Status Open(const std::string& dir, const std::string& crawl);
 
   // Each scan calls `fn` once per record in key order and stops at the
   // first error (a callback's non-OK status is returned as it is).
@@ -43,6 +46,8 @@ class SnapshotReader {
 
  private:
   Status LoadDeleting();
+  // The id of crawl `name` in crawls.db (0 for the default crawl).
+  Status FindCrawl(const std::string& name, uint32_t* id);
   bdb::EnvPtr env_;
   bdb::Database urls_, sites_, policy_, data_, meta_;
   std::set<uint64_t> deleting_;
