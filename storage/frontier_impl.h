@@ -435,6 +435,8 @@ class FrontierImpl final : public Frontier {
   // key in this transaction, none if it has no queued URL.
   Status StoredHeadOf(DbTxn* t, uint64_t site_fp, const SiteRecord& rec,
                       std::optional<QueuePos>* head);
+  // Writes the counters records (every crawl's) in transaction `t`.
+  Status PutCounters(DbTxn* t);
   // Writes the counters record in a transaction of its own, committed
   // with `commit_flags`.
   Status SaveCounters(u_int32_t commit_flags = 0);

@@ -111,7 +111,13 @@ StatusOr<uint64_t> FrontierImpl::WriteLog() {
   // Committing with DB_TXN_WRITE_NOSYNC writes the log buffer, up to and
   // including this commit, to the file; so one small transaction (the
   // counters, which are due anyway) pushes out every commit before it.
-  Status s = SaveCounters(DB_TXN_WRITE_NOSYNC);
+  // With replication the last commit carried the counters and wrote the
+  // buffer itself (FinishWrite): no second commit, no second wait for the
+  // quorum.
+  Status s;
+  if (counters_saved_seq_ != commit_seq_.load(std::memory_order_acquire)) {
+    s = SaveCounters(DB_TXN_WRITE_NOSYNC);
+  }
   if (!s.ok()) {
     NoteWriteFailure(s);
     return s;

@@ -51,16 +51,26 @@ Status FrontierImpl::FinishWrite(bdb::Txn* txn, Status s) {
   if (s.ok()) s = closed;
   // With replication the commit waits for a quorum's acknowledgements;
   // one that does not come in time is counted by the Replicator while
-  // Commit() runs, on this thread.
+  // Commit() runs, on this thread. Every top-level commit waits, so the
+  // counters ride in this one, which also writes the log buffer out
+  // (DB_TXN_WRITE_NOSYNC): WriteLog() then needs no commit of its own,
+  // and a pass waits for the quorum once.
   const uint64_t perm_failed = repl_ ? repl_->perm_failed() : 0;
+  u_int32_t commit_flags = 0;
+  if (s.ok() && repl_ && txn->get() != nullptr) {
+    s = PutCounters(txn->get());
+    commit_flags = DB_TXN_WRITE_NOSYNC;
+  }
   if (s.ok()) {
-    s = txn->Commit();
+    s = txn->Commit(commit_flags);
   } else {
     txn->Abort();
   }
   ResetPerTransaction(&head_changes_);
   if (s.ok()) {
-    commit_seq_.fetch_add(1, std::memory_order_release);
+    const uint64_t seq =
+        commit_seq_.fetch_add(1, std::memory_order_release) + 1;
+    if (commit_flags != 0) counters_saved_seq_ = seq;
   } else {
     if (s.IsIOError()) NoteWriteFailure(s);  // a full disk, DB_RUNRECOVERY
     // The scheduler, counters and site cache ran ahead of a transaction

@@ -195,16 +195,21 @@ Status FrontierImpl::WriteDirtySites(DbTxn* t) {
   return Status::OK();
 }
 
+Status FrontierImpl::PutCounters(DbTxn* t) {
+  Status s = meta_.Put(t, "stats", EncodeStats(stats_));
+  for (const auto& [name, crawl] : crawls_) {  // the other crawls'
+    if (!s.ok() || crawl.get() == current_) continue;
+    s = crawl->meta.Put(t, "stats", EncodeStats(crawl->stats));
+  }
+  return s;
+}
+
 Status FrontierImpl::SaveCounters(u_int32_t commit_flags) {
   // A replica's counters record is the master's, replicated.
   if (!IsWritable()) return Status::OK();
   bdb::Txn txn;
   Status s = txn.Begin(env_.get());
-  if (s.ok()) s = meta_.Put(txn.get(), "stats", EncodeStats(stats_));
-  for (const auto& [name, crawl] : crawls_) {  // the other crawls'
-    if (!s.ok() || crawl.get() == current_) continue;
-    s = crawl->meta.Put(txn.get(), "stats", EncodeStats(crawl->stats));
-  }
+  if (s.ok()) s = PutCounters(txn.get());
   if (s.ok()) {
     s = txn.Commit(commit_flags);
   } else {
