@@ -98,6 +98,11 @@ class ServerControl {
   // This site's replication role as the loop last heard it (kNone with
   // replication no): cheap, for the command table's checks.
   virtual ReplicationRole replication_role() const = 0;
+  // Where clients reach the group's site whose replication address is
+  // `repl` ("host:port"): this site's own announced address for its own
+  // repl-listen, a peer's as its hellos said (server/peer_directory.h), ""
+  // if that peer was not heard from.
+  virtual std::string ClientAddressOf(std::string_view repl) const = 0;
   // BACKUP: prepares a backup of the frontier to `target_dir`
   // (Frontier::BeginBackup) and starts copying it off the loop. On OK the
   // calling client `client_id` waits (CommandEffects::await_backup) and is

@@ -117,6 +117,9 @@ constexpr std::array kCommands = {
                 "PUBSUB CHANNELS|NUMSUB|NUMPAT|HELP: the state of Pub/Sub."},
     CommandSpec{"role", c::RoleCommand, 1, kF | kWk, "server",
                 "This site's replication role, as Redis's ROLE."},
+    CommandSpec{"sentinel", c::Sentinel, -2, kWk, "server",
+                "Finds the replication group's master and replicas, as "
+                "Redis Sentinel's discovery commands."},
     CommandSpec{"readonly", c::ReadOnly, 1, kF | kWk, "cluster",
                 "Lets this connection read from a replica."},
     CommandSpec{"readwrite", c::ReadWrite, 1, kF | kWk, "cluster",
@@ -266,6 +269,7 @@ const CommandSpec* RunCommand(CommandContext& ctx) {
       ctx.reply.Error(errors::kReadOnlyReplica);
     } else {
       std::string master = ctx.frontier.Replication().master;
+      if (!master.empty()) master = ctx.server.ClientAddressOf(master);
       ctx.reply.Error(std::string(errors::kReplicaReadPrefix) +
                       (master.empty() ? "an unknown master" : master) +
                       std::string(errors::kReplicaReadSuffix));

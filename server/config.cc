@@ -210,6 +210,12 @@ const std::vector<Directive>& Table() {
       Duration("repl-election-timeout", "2",
                &Config::repl_election_timeout_ms, 1, 3'600'000),
       Memory("repl-log-retain", "1gb", &Config::repl_log_retain, 0),
+      Text("repl-name", "frontierd", &Config::repl_name,
+           /*allow_empty=*/false),
+      Text("replica-announce-ip", "", &Config::replica_announce_ip,
+           /*allow_empty=*/true),
+      Integer("replica-announce-port", "0", &Config::replica_announce_port, 0,
+              65535),
   };
   return kTable;
 }

@@ -138,6 +138,13 @@ struct Config {
   int64_t repl_election_timeout_ms = 0;
   uint64_t repl_log_retain = 0;  // bytes
   bool repl_listen_any = false;  // allow repl-listen on 0.0.0.0 / ::
+  // The group's name for Sentinel clients (SENTINEL MASTERS, master_for).
+  std::string repl_name = "frontierd";
+  // The client address this site gives its peers (docs/replication.md,
+  // "Finding the master"): "" / 0 = the first bind address that is not a
+  // wildcard (else repl-listen's host) and `port`.
+  std::string replica_announce_ip;
+  int64_t replica_announce_port = 0;
 
   std::string config_file;  // absolute path of the file read, if any
 };

@@ -85,6 +85,24 @@ Status CheckReplicationConfig(const Config& config) {
         "frontier. Give a private address, or set repl-listen-any yes to "
         "accept that risk (docs/replication.md)");
   }
+  for (unsigned char c : config.repl_name) {
+    if (c <= ' ' || c == 0x7f) {
+      return Status::InvalidArgument(
+          "repl-name must not contain spaces or control characters");
+    }
+  }
+  if (!config.replica_announce_ip.empty() &&
+      (IsWildcardHost(config.replica_announce_ip) ||
+       !ParseReplicationSite(
+           (config.replica_announce_ip.find(':') != std::string::npos
+                ? "[" + config.replica_announce_ip + "]"
+                : config.replica_announce_ip) +
+           ":1"))) {
+    return Status::InvalidArgument(
+        "replica-announce-ip " + config.replica_announce_ip +
+        " is not an address clients can reach (a host name or an IP "
+        "literal, not a wildcard)");
+  }
   if (!config.replication) return Status::OK();
   if (config.repl_listen.empty()) {
     return Status::InvalidArgument(
@@ -131,6 +149,28 @@ ReplicationOptions ToReplicationOptions(const Config& config) {
   r.election_timeout_ms = config.repl_election_timeout_ms;
   r.log_retain_bytes = config.repl_log_retain;
   return r;
+}
+
+std::string AnnouncedClientAddress(const Config& config, int port) {
+  ReplicationSite site;
+  site.port = static_cast<uint16_t>(
+      config.replica_announce_port != 0 ? config.replica_announce_port : port);
+  if (!config.replica_announce_ip.empty()) {
+    site.host = config.replica_announce_ip;
+  } else {
+    for (const std::string& address : config.bind) {
+      if (!IsWildcardHost(address)) {
+        site.host = address;
+        break;
+      }
+    }
+    if (site.host.empty()) {
+      if (auto listen = ParseReplicationSite(config.repl_listen)) {
+        site.host = listen->host;
+      }
+    }
+  }
+  return FormatReplicationSite(site);
 }
 
 namespace config_kinds {

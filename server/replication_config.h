@@ -31,9 +31,16 @@ bool IsWildcardHost(std::string_view host);
 // wildcard address needs repl-listen-any yes (Berkeley DB 5.3's
 // replication port has no TLS and no authentication); repl-peers neither
 // repeats an address nor names this site; the group creator can become
-// master. InvalidArgument saying which and why; OK with replication no
+// master; repl-name has no spaces (it travels in the sites' hellos);
+// replica-announce-ip, if set, is an address. InvalidArgument saying which and why; OK with replication no
 // unless repl-listen is a wildcard.
 Status CheckReplicationConfig(const Config& config);
+
+// Where clients reach this site, as it tells its peers and Sentinel
+// clients ("host:port", "[ipv6]:port"): replica-announce-ip, else the
+// first `bind` address that is not a wildcard, else repl-listen's host;
+// replica-announce-port, else `port` (the RESP port listened on).
+std::string AnnouncedClientAddress(const Config& config, int port);
 
 // The storage layer's view; `config` passed CheckReplicationConfig.
 ReplicationOptions ToReplicationOptions(const Config& config);

@@ -18,6 +18,7 @@
 #include "server/errors.h"
 #include "server/listener.h"
 #include "server/log.h"
+#include "server/replication_config.h"
 #include "server/reply.h"
 
 namespace frontier {
@@ -113,6 +114,12 @@ Status Server::Listen() {
     http_ = std::move(http).value();
   }
   stats_.tcp_port = port_;
+  if (repl_events_) {
+    // What this site tells its peers: the port it really listens on.
+    client_address_ =
+        AnnouncedClientAddress(config_, port_ != 0 ? port_ : tls_port_);
+    SendHello();
+  }
   return Status::OK();
 }
 
@@ -362,6 +369,7 @@ void Server::DrainOutputs() {
   clients_timer_->Stop();
   write_retry_timer_->Stop();
   hint_timer_->Stop();
+  if (hello_timer_) hello_timer_->Stop();
   // Give replies already released a moment to reach slow clients. A short
   // periodic timer makes each EVLOOP_ONCE return even if nothing happens.
   Timer guard(base_.get(), Timer::Kind::kPeriodic, [] {});

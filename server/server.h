@@ -30,6 +30,7 @@
 #include "server/libevent_ptr.h"
 #include "server/log_syncer.h"
 #include "server/partitions.h"
+#include "server/peer_directory.h"
 #include "server/pubsub.h"
 #include "server/replication_events.h"
 #include "server/server_stats.h"
@@ -112,6 +113,9 @@ class Server : private ConnectionEvents,
   void StartReplicationEvents();
   ReplicationRole replication_role() const override { return repl_role_; }
   void OnReplicationEvent(const ReplicationEvent& event);
+  // Sends this site's hello (PeerDirectory) to the peers connected now.
+  void SendHello();
+  std::string ClientAddressOf(std::string_view repl) const override;
 
   // The end of every pass, in this order (docs/event-loop.md).
   void AfterPass();
@@ -249,6 +253,10 @@ class Server : private ConnectionEvents,
   // site's role as they last said.
   std::unique_ptr<ReplicationEvents> repl_events_;
   ReplicationRole repl_role_ = ReplicationRole::kNone;
+  // The peers' client addresses, from their hellos, and this site's own.
+  PeerDirectory peers_;
+  std::string client_address_;
+  std::unique_ptr<Timer> hello_timer_;  // every kHelloIntervalMs
   // The BACKUP in progress: its thread (after base_, as syncer_), the
   // client waiting for it, its target and when it started.
   std::unique_ptr<BackupRunner> backup_;

@@ -1,13 +1,27 @@
 // The Server's side of replication (docs/replication.md): the Replication
 // Manager's events, handled on the loop thread. Part of the Server class.
+#include "server/clock.h"
 #include "server/log.h"
+#include "server/replication_config.h"
 #include "server/server.h"
 
 namespace frontier {
+namespace {
+
+// How often a site repeats its hello to the peers it is connected to (it
+// also sends one as soon as a connection opens).
+constexpr int64_t kHelloIntervalMs = 5000;
+
+}  // namespace
 
 void Server::StartReplicationEvents() {
   if (!frontier_.options().replication.enabled) return;
   repl_role_ = frontier_.Replication().role;
+  client_address_ = AnnouncedClientAddress(
+      config_, config_.port != 0 ? config_.port : config_.tls_port);
+  hello_timer_ = std::make_unique<Timer>(base_.get(), Timer::Kind::kPeriodic,
+                                         [this] { SendHello(); });
+  hello_timer_->Start(kHelloIntervalMs);
   repl_events_ = std::make_unique<ReplicationEvents>(
       base_.get(), frontier_,
       [this](const ReplicationEvent& event) { OnReplicationEvent(event); });
@@ -22,6 +36,22 @@ void Server::StartReplicationEvents() {
     Log(LogLevel::kNotice, "Replication: this site is a REPLICA of %s",
         state.master.empty() ? "an unknown master" : state.master.c_str());
   }
+  SendHello();
+}
+
+void Server::SendHello() {
+  const std::string hello = PeerDirectory::Encode(
+      {config_.repl_name, config_.repl_listen, client_address_});
+  Status s = frontier_.SendToPeers(hello);
+  if (!s.ok()) {
+    Log(LogLevel::kVerbose, "Replication: hello not sent: %s",
+        s.ToString().c_str());
+  }
+}
+
+std::string Server::ClientAddressOf(std::string_view repl) const {
+  if (repl == config_.repl_listen) return client_address_;
+  return peers_.ClientAddress(repl);
 }
 
 void Server::OnReplicationEvent(const ReplicationEvent& event) {
@@ -50,7 +80,26 @@ void Server::OnReplicationEvent(const ReplicationEvent& event) {
     case Kind::kConnected:
       Log(LogLevel::kVerbose, "Replication: connected to site eid=%d",
           event.eid);
+      SendHello();  // the new peer learns where clients reach this site
       break;
+    case Kind::kMessage: {
+      std::optional<PeerDirectory::Hello> hello =
+          PeerDirectory::Decode(event.message);
+      if (!hello) break;  // not a hello: nothing else is sent
+      const bool known = peers_.ClientAddress(hello->repl) == hello->client;
+      peers_.Learn(*hello, NowMs());
+      if (known) break;
+      Log(LogLevel::kVerbose, "Replication: site %s serves clients on %s",
+          hello->repl.c_str(), hello->client.c_str());
+      if (hello->group != config_.repl_name) {
+        Log(LogLevel::kWarning,
+            "Replication: site %s calls its group %s, this one %s: "
+            "repl-name should be the same on every site",
+            hello->repl.c_str(), hello->group.c_str(),
+            config_.repl_name.c_str());
+      }
+      break;
+    }
     case Kind::kDisconnected:
       Log(LogLevel::kNotice, "Replication: lost the connection to site eid=%d",
           event.eid);

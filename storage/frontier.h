@@ -321,6 +321,11 @@ class Frontier {
   // (see ReplicationListener); never with replication no. nullptr stops;
   // once this returns the previous listener is not called again.
   virtual void SetReplicationListener(ReplicationListener listener) = 0;
+  // Sends `message` to the group's sites this one is connected to now
+  // (Replicator::SendToPeers): each gets it as a kMessage event. For what
+  // the sites tell each other of themselves (their client address); not
+  // stored, not acknowledged. OK and nothing sent with replication no.
+  virtual Status SendToPeers(std::string_view message) = 0;
 
   // --- Passes: one transaction for many verbs (docs/design.md, "One
   // transaction per pass") ---

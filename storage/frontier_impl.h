@@ -155,6 +155,7 @@ class FrontierImpl final : public Frontier {
   // frontier_replication.cc
   ReplicationState Replication() const override;
   void SetReplicationListener(ReplicationListener listener) override;
+  Status SendToPeers(std::string_view message) override;
   uint64_t commit_seq() const override { return commit_seq_.load(); }
   bool HasUnflushedCommits() const override {
     return flushed_seq_.load() < commit_seq_.load();

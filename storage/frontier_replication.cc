@@ -111,6 +111,11 @@ void FrontierImpl::SetReplicationListener(ReplicationListener listener) {
   if (repl_) repl_->SetListener(std::move(listener));
 }
 
+Status FrontierImpl::SendToPeers(std::string_view message) {
+  if (!repl_ || closed_) return Status::OK();
+  return repl_->SendToPeers(env_.get(), message);
+}
+
 void FrontierImpl::KeepLogsForReplicas(std::vector<std::string>* paths) const {
   if (!repl_) return;
   uint64_t kept = 0;

@@ -12,6 +12,8 @@
 #include <condition_variable>
 #include <cstdint>
 #include <mutex>
+#include <string>
+#include <string_view>
 
 #include "storage/replication_options.h"
 #include "storage/replication_state.h"
@@ -60,6 +62,13 @@ class Replicator {
 
   ReplicationState State(DbEnv* env) const;
 
+  // Loop thread: sends `message` to every peer this site is connected to,
+  // on the Replication Manager's own connections (its message channels);
+  // each peer's listener gets it as a kMessage event. Nothing is stored
+  // and nothing waits for an answer: a peer not connected now misses it,
+  // so a sender repeats what must arrive. OK if no peer is connected.
+  Status SendToPeers(DbEnv* env, std::string_view message) const;
+
   // Any thread. `listener` is called on the thread of each event; see
   // ReplicationListener. Once this returns, the previous one is not
   // called again.
@@ -67,8 +76,11 @@ class Replicator {
 
  private:
   static void OnEvent(DbEnv* env, u_int32_t event, void* info);
+  // A peer's SendToPeers message, on a Replication Manager thread.
+  static void OnMessage(DbEnv* env, DbChannel* channel, Dbt* parts,
+                        u_int32_t nparts, u_int32_t flags);
   void Handle(u_int32_t event, void* info);
-  void Report(ReplicationEvent::Kind kind, int eid);
+  void Report(ReplicationEvent::Kind kind, int eid, std::string message = {});
   // Peers with a live connection, and the group's size, or false; with
   // `peers`, every peer (the master's link in *master_up, if known).
   bool CountPeers(DbEnv* env, uint32_t* connected, uint32_t* sites,

@@ -4,16 +4,10 @@
 #include <string>
 
 #include "server/commands/commands.h"
+#include "server/commands/group_view.h"
 
 namespace frontier::commands {
 namespace {
-
-// "host:port" -> host and port; the port is 0 if there is none.
-std::pair<std::string, int64_t> SplitAddress(const std::string& address) {
-  const size_t colon = address.rfind(':');
-  if (colon == std::string::npos) return {address, 0};
-  return {address.substr(0, colon), std::stoll(address.substr(colon + 1))};
-}
 
 void Field(std::string& out, std::string_view key, std::string_view value) {
   out.append(key).append(":").append(value).append("\r\n");
@@ -23,32 +17,33 @@ void Field(std::string& out, std::string_view key, std::string_view value) {
 
 // ROLE: ["master", offset, [[host, port, offset], ...]] on a master (and a
 // single node, whose list is empty), ["slave", host, port, state, offset]
-// on a replica. Offsets are this site's log end as one number (file << 32
-// | offset); a peer's is not known and is "0".
+// on a replica. Addresses are where clients reach the sites (GroupView).
+// Offsets are this site's log end as one number (file << 32 | offset); a
+// peer's is not known and is "0".
 void RoleCommand(CommandContext& ctx) {
-  const ReplicationState st = ctx.frontier.Replication();
-  const auto offset = static_cast<int64_t>(st.log_offset);
-  if (st.role == ReplicationRole::kReplica) {
-    const auto [host, port] = SplitAddress(st.master);
+  const GroupView group = ViewGroup(ctx);
+  const auto offset = static_cast<int64_t>(group.state.log_offset);
+  if (group.state.role == ReplicationRole::kReplica) {
+    const GroupSite master = group.master.value_or(GroupSite{});
     ctx.reply.Array(5);
     ctx.reply.Bulk("slave");
-    ctx.reply.Bulk(host);
-    ctx.reply.Int(port);
-    ctx.reply.Bulk(st.master_link_up ? "connected" : "connect");
+    ctx.reply.Bulk(master.known() ? master.host : "");
+    ctx.reply.Int(master.port);
+    ctx.reply.Bulk(master.up ? "connected" : "connect");
     ctx.reply.Int(offset);
     return;
   }
   size_t connected = 0;
-  for (const ReplicationPeer& peer : st.peers) connected += peer.connected;
+  for (const GroupSite& site : group.replicas) connected += site.up;
   ctx.reply.Array(3);
   ctx.reply.Bulk("master");
   ctx.reply.Int(offset);
   ctx.reply.Array(connected);
-  for (const ReplicationPeer& peer : st.peers) {
-    if (!peer.connected) continue;
+  for (const GroupSite& site : group.replicas) {
+    if (!site.up) continue;
     ctx.reply.Array(3);
-    ctx.reply.Bulk(peer.host);
-    ctx.reply.Bulk(std::to_string(peer.port));
+    ctx.reply.Bulk(site.known() ? site.host : site.repl);
+    ctx.reply.Bulk(std::to_string(site.port));
     ctx.reply.Bulk("0");
   }
 }
@@ -67,25 +62,26 @@ void ReadWrite(CommandContext& ctx) {
 }
 
 void ReplicationSection(const CommandContext& ctx, std::string& out) {
-  const ReplicationState st = ctx.frontier.Replication();
+  const GroupView group = ViewGroup(ctx);
+  const ReplicationState& st = group.state;
   out += "# Replication\r\n";
   const std::string offset = std::to_string(st.log_offset);
   if (st.role == ReplicationRole::kReplica) {
-    const auto [host, port] = SplitAddress(st.master);
+    const GroupSite master = group.master.value_or(GroupSite{});
     Field(out, "role", "slave");
-    Field(out, "master_host", host);
-    Field(out, "master_port", std::to_string(port));
-    Field(out, "master_link_status", st.master_link_up ? "up" : "down");
+    Field(out, "master_host", master.host);
+    Field(out, "master_port", std::to_string(master.port));
+    Field(out, "master_link_status", master.up ? "up" : "down");
     Field(out, "slave_read_only", "1");
     Field(out, "slave_repl_offset", offset);
   } else {
     Field(out, "role", "master");
     size_t n = 0;
     std::string lines;
-    for (const ReplicationPeer& peer : st.peers) {
-      if (!peer.connected) continue;
-      lines += "slave" + std::to_string(n++) + ":ip=" + peer.host +
-               ",port=" + std::to_string(peer.port) +
+    for (const GroupSite& site : group.replicas) {
+      if (!site.up) continue;
+      lines += "slave" + std::to_string(n++) + ":ip=" + site.host +
+               ",port=" + std::to_string(site.port) +
                ",state=online,offset=0,lag=0\r\n";
     }
     Field(out, "connected_slaves", std::to_string(n));
@@ -98,6 +94,16 @@ void ReplicationSection(const CommandContext& ctx, std::string& out) {
   Field(out, "repl_connected_peers", std::to_string(st.connected_peers));
   Field(out, "repl_perm_failed", std::to_string(st.perm_failed));
   Field(out, "repl_elections_won", std::to_string(st.elections_won));
+  if (st.role == ReplicationRole::kNone) return;
+  Field(out, "repl_name", ctx.config.repl_name);
+  size_t i = 0;
+  for (const GroupSite& peer : group.peers) {
+    const bool is_master = group.master && group.master->repl == peer.repl;
+    Field(out, "repl_peer" + std::to_string(i++),
+          "repl=" + peer.repl + ",client=" + (peer.known() ? peer.address() : "?") +
+              ",role=" + (is_master ? "master" : "replica") +
+              ",link=" + (peer.up ? "up" : "down"));
+  }
 }
 
 }  // namespace frontier::commands

@@ -109,6 +109,11 @@ TEST(ReplicationConfigTest, RefusedCombinations) {
       {{"--repl-heartbeat", "7200"}, "bad value for 'repl-heartbeat'"},
       {{"--repl-priority", "-1"}, "bad value for 'repl-priority'"},
       {{"--replication", "maybe"}, "bad value for 'replication'"},
+      {{"--repl-name", "two words"}, "repl-name must not contain spaces"},
+      {{"--replica-announce-ip", "0.0.0.0"}, "not an address clients"},
+      {{"--replica-announce-ip", "a b"}, "not an address clients"},
+      {{"--replica-announce-port", "70000"},
+       "bad value for 'replica-announce-port'"},
   };
   for (const auto& [args, why] : bad) {
     auto c = Load(args);
@@ -123,6 +128,23 @@ TEST(ReplicationConfigTest, TheOverrideAllowsAWildcardListenAddress) {
                  "--repl-listen", "0.0.0.0:7400", "--repl-group-creator",
                  "yes"});
   EXPECT_TRUE(c.ok()) << c.status().ToString();
+}
+
+// What a site tells its peers is where clients reach it: the announce
+// directives, else the first bind address that is not a wildcard, else
+// repl-listen's host; the port clients connect to.
+TEST(ReplicationConfigTest, TheAnnouncedClientAddress) {
+  auto c = Load({"--bind", "0.0.0.0 10.1.2.3", "--repl-listen",
+                 "10.9.9.9:7400"});
+  ASSERT_TRUE(c.ok()) << c.status().ToString();
+  EXPECT_EQ(AnnouncedClientAddress(*c, 6380), "10.1.2.3:6380");
+  c = Load({"--bind", "0.0.0.0", "--repl-listen", "10.9.9.9:7400"});
+  ASSERT_TRUE(c.ok()) << c.status().ToString();
+  EXPECT_EQ(AnnouncedClientAddress(*c, 6380), "10.9.9.9:6380");
+  c = Load({"--bind", "::1", "--replica-announce-ip", "fd00::5",
+            "--replica-announce-port", "7000"});
+  ASSERT_TRUE(c.ok()) << c.status().ToString();
+  EXPECT_EQ(AnnouncedClientAddress(*c, 6380), "[fd00::5]:7000");
 }
 
 }  // namespace

@@ -1,0 +1,40 @@
+// GroupView: this site's replication group as the replication commands
+// (ROLE, INFO's "# Replication", SENTINEL) report it, each site with the
+// address clients reach it on (its hellos: server/peer_directory.h), not
+// the replication address Berkeley DB knows it by.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "server/command_context.h"
+
+namespace frontier::commands {
+
+struct GroupSite {
+  std::string repl;  // replication address, "host:port"
+  std::string host;  // where clients reach it ("" while not heard from)
+  int port = 0;
+  bool up = false;    // this site, or a peer with a live connection
+  bool self = false;  // this site
+  bool known() const { return !host.empty(); }
+  // "host:port" for clients, or the replication address while unknown.
+  std::string address() const;
+};
+
+struct GroupView {
+  ReplicationState state;
+  // The master: this site, or the one the Replication Manager names;
+  // nullopt while none is known.
+  std::optional<GroupSite> master;
+  // Every site of the group but the master (this one too, if a replica).
+  std::vector<GroupSite> replicas;
+  // Every other site of the group.
+  std::vector<GroupSite> peers;
+};
+
+// With replication no: role kNone, no master, no sites.
+GroupView ViewGroup(const CommandContext& ctx);
+
+}  // namespace frontier::commands

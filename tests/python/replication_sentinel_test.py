@@ -1,0 +1,141 @@
+"""Finding a replication group's master as Redis clients do (issue 20,
+docs/replication.md, "Finding the master"): every site of a group answers
+Sentinel's discovery commands for its group, with the address clients
+reach each site on (which the sites tell one another), so that redis-py's
+Sentinel(...).master_for(name) writes to the master with the sites as its
+sentinels, and finds the new master after the old one is killed.
+
+Three sites, replication addresses on 127.0.0.2-.4, RESP on 127.0.0.1;
+every process is stopped by its PID and every wait is bounded.
+
+    python3 replication_sentinel_test.py path/to/frontierd
+"""
+import os
+import signal
+import sys
+import time
+import unittest
+
+import redis
+from redis.sentinel import Sentinel
+
+import replication_test as rt
+import servers
+
+
+def sentinel_for(g):
+    return Sentinel([("127.0.0.1", site.port) for site in g.sites],
+                    socket_timeout=5)
+
+
+def resp(site):
+    return ("127.0.0.1", site.port)
+
+
+class SentinelDiscoveryTest(unittest.TestCase):
+    def test_sentinel_clients_find_the_master_and_its_replicas(self):
+        with rt.Group() as g:
+            master_addr = resp(g.sites[0])
+            replica_addrs = sorted(resp(s) for s in g.sites[1:])
+            # Each site learns the others' client addresses from their
+            # hellos, sent as soon as the replication connections open.
+            for i in range(3):
+                site = g.client(i)
+                rt.wait_for(lambda: site.execute_command(
+                    "SENTINEL", "GET-MASTER-ADDR-BY-NAME", "frontierd") ==
+                    [b"127.0.0.1", str(master_addr[1]).encode()], 10,
+                    f"site {i} to name the master's client address")
+                rt.wait_for(lambda: sorted(
+                    (r["ip"], r["port"]) for r in
+                    site.sentinel_slaves("frontierd")) == replica_addrs, 10,
+                    f"site {i} to list the replicas")
+                others = sorted(resp(s) for j, s in enumerate(g.sites)
+                                if j != i)
+                rt.wait_for(lambda: sorted(
+                    (s["ip"], s["port"]) for s in
+                    site.sentinel_sentinels("frontierd")) == others, 10,
+                    f"site {i} to list the other sites as sentinels")
+                state = site.sentinel_master("frontierd")
+                self.assertTrue(state["is_master"])
+                self.assertFalse(state["is_sdown"])
+                self.assertEqual(state["num-slaves"], 2)
+                self.assertEqual(state["quorum"], 2)
+
+            sentinel = sentinel_for(g)
+            self.assertEqual(sentinel.discover_master("frontierd"),
+                             master_addr)
+            self.assertEqual(sorted(sentinel.discover_slaves("frontierd")),
+                             replica_addrs)
+            writer = sentinel.master_for("frontierd", socket_timeout=5)
+            self.assertEqual(writer.execute_command(
+                "ADD", "http://a.example/1"), 1)
+
+            # ROLE and INFO name the sites by their client addresses too.
+            role = g.client(0).execute_command("ROLE")
+            self.assertEqual(sorted((r[0].decode(), int(r[1]))
+                                    for r in role[2]), replica_addrs)
+            replica = g.client(1)
+            self.assertEqual(replica.execute_command("ROLE")[:4],
+                             [b"slave", b"127.0.0.1", master_addr[1],
+                              b"connected"])
+            info = replica.info("replication")
+            self.assertEqual((info["master_host"], info["master_port"]),
+                             master_addr)
+            # A read without READONLY is refused naming where to write.
+            with self.assertRaises(redis.ResponseError) as caught:
+                replica.execute_command("SEEN", "http://a.example/1")
+            self.assertIn(f"replica of 127.0.0.1:{master_addr[1]}",
+                          str(caught.exception))
+
+            # Another group's name is unknown; steering is refused.
+            self.assertIsNone(g.client(1).execute_command(
+                "SENTINEL", "GET-MASTER-ADDR-BY-NAME", "other"))
+            with self.assertRaises(redis.ResponseError) as caught:
+                g.client(1).execute_command("SENTINEL", "MASTER", "other")
+            self.assertIn("No such master", str(caught.exception))
+            with self.assertRaises(redis.ResponseError) as caught:
+                g.client(0).execute_command("SENTINEL", "MONITOR", "x",
+                                            "127.0.0.1", "1", "1")
+            self.assertIn("not supported", str(caught.exception))
+
+    def test_after_kill_9_of_the_master_the_client_finds_the_new_one(self):
+        name = ["--repl-name", "news"]
+        with rt.Group(extra={0: name, 1: name, 2: name}) as g:
+            rt.wait_for(lambda: g.client(1).execute_command(
+                "SENTINEL", "GET-MASTER-ADDR-BY-NAME", "news") is not None,
+                10, "the sites' hellos")
+            sentinel = sentinel_for(g)
+            writer = sentinel.master_for("news", socket_timeout=5)
+            urls = [f"http://k{i}.example/" for i in range(20)]
+            for url in urls:
+                self.assertEqual(writer.execute_command("ADD", url), 1)
+            os.kill(g.sites[0].proc.pid, signal.SIGKILL)
+            g.sites[0].proc.wait(timeout=10)
+
+            def write_through_the_client():
+                try:
+                    return writer.execute_command(
+                        "ADD", "http://after.example/") == 1
+                except (redis.ConnectionError, redis.ResponseError,
+                        redis.TimeoutError):
+                    time.sleep(0.2)
+                    return False
+            rt.wait_for(write_through_the_client, 30,
+                        "the client to write to a new master")
+            new_master = sentinel.discover_master("news")
+            self.assertIn(new_master, [resp(s) for s in g.sites[1:]])
+            # Every write the old master acknowledged is on the new one.
+            self.assertEqual(writer.execute_command("MSEEN", *urls),
+                             [1] * len(urls))
+
+    def test_a_single_node_answers_that_it_has_no_group(self):
+        with servers.frontierd(rt.BINARY) as s:
+            client = redis.Redis(port=s.port)
+            with self.assertRaises(redis.ResponseError) as caught:
+                client.execute_command("SENTINEL", "MASTERS")
+            self.assertIn("needs replication yes", str(caught.exception))
+
+
+if __name__ == "__main__":
+    rt.BINARY = sys.argv.pop(1)
+    unittest.main()
