@@ -10,8 +10,11 @@ every process is stopped by its PID and every wait is bounded.
 
     python3 replication_sentinel_test.py path/to/frontierd
 """
+import json
 import os
+import shutil
 import signal
+import subprocess
 import sys
 import time
 import unittest
@@ -30,6 +33,22 @@ def sentinel_for(g):
 
 def resp(site):
     return ("127.0.0.1", site.port)
+
+
+# ioredis as the example worker uses it (scripts/test.sh installs it there).
+NODE_MODULES = os.path.join(os.path.dirname(__file__), "..", "..", "clients",
+                            "examples", "node", "node_modules")
+IOREDIS_SENTINEL = """
+const Redis = require("ioredis");
+const sentinels = JSON.parse(process.argv[1]);
+const r = new Redis({sentinels, name: "frontierd", sentinelRetryStrategy: null,
+                     maxRetriesPerRequest: 2});
+r.call("ADD", "http://ioredis.example/").then(async (added) => {
+  const seen = await r.call("SEEN", "http://ioredis.example/");
+  console.log(JSON.stringify({added, seen, port: r.stream.remotePort}));
+  r.disconnect();
+}, (e) => { console.error(String(e)); process.exit(1); });
+"""
 
 
 class SentinelDiscoveryTest(unittest.TestCase):
@@ -86,6 +105,22 @@ class SentinelDiscoveryTest(unittest.TestCase):
                 replica.execute_command("SEEN", "http://a.example/1")
             self.assertIn(f"replica of 127.0.0.1:{master_addr[1]}",
                           str(caught.exception))
+
+            # ioredis's `sentinels` option finds the master the same way.
+            node = shutil.which("node")
+            if node and os.path.isdir(os.path.join(NODE_MODULES, "ioredis")):
+                out = subprocess.run(
+                    [node, "-e", IOREDIS_SENTINEL, json.dumps(
+                        [{"host": h, "port": p} for h, p in
+                         [resp(s) for s in g.sites]])],
+                    env=dict(os.environ, NODE_PATH=NODE_MODULES),
+                    capture_output=True, text=True, timeout=30)
+                self.assertEqual(out.returncode, 0, out.stderr)
+                self.assertEqual(json.loads(out.stdout),
+                                 {"added": 1, "seen": 1,
+                                  "port": master_addr[1]})
+            elif os.environ.get("CI"):
+                self.fail("node and ioredis are needed in CI")
 
             # Another group's name is unknown; steering is refused.
             self.assertIsNone(g.client(1).execute_command(
