@@ -342,6 +342,7 @@ StatusOr<bool> FrontierImpl::DeleteCrawl(std::string_view name) {
 }
 
 StatusOr<TickResult> FrontierImpl::Tick(int64_t now_ms) {
+  if (Status p = CatchUpPromotion(); !p.ok()) return p;
   if (crawls_.size() <= 1) return TickCrawl(now_ms);
   CrawlSpace* home = current_;
   TickResult total;

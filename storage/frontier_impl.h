@@ -547,8 +547,13 @@ class FrontierImpl final : public Frontier {
   Status StartReplication();
   // Loop thread, before a write transaction: READONLY on a replica,
   // NOREPLICAS when a quorum cannot be reached; on a site just promoted
-  // to master, first LoadState() again.
+  // to master, first CatchUpPromotion().
   Status CheckWritable();
+  // On a site elected master since the last call: its in-memory state
+  // (scheduler, timers, counters, every crawl's) built again from the
+  // replicated data. Called before a write, and before POP and Tick read
+  // that state; OK and nothing done otherwise.
+  Status CatchUpPromotion();
   // What Open builds in memory from the data: the layout check and the
   // counters, the scheduler, the robots re-checks, the sites being
   // deleted, the scope re-check.

@@ -82,22 +82,31 @@ Status FrontierImpl::StartReplication() {
 Status FrontierImpl::CheckWritable() {
   if (!repl_) return Status::OK();
   Status s = repl_->CheckWritable(env_.get());
-  if (s.ok() && repl_->TakePromotion()) {
-    // This replica was just elected: its scheduler, timers and counters
-    // were built from the data as it stood when it opened. The data now
-    // holds every write the group acknowledged; build them again from it.
-    // Every crawl's: the crawls are closed and opened again (crawls the
-    // group created meanwhile included), then the command's crawl is
-    // selected again.
-    const std::string crawl = crawl_name_;
-    s = CloseCrawls(/*sync=*/true);
-    if (s.ok()) s = LoadState();
-    if (s.ok()) s = OpenCrawls();
-    if (s.ok()) s = UseCrawl(crawl);
-    if (!s.ok()) {
-      NoteWriteFailure(Status::IOError("rebuilding after promotion: " +
-                                       s.ToString()));
-    }
+  if (s.ok()) s = CatchUpPromotion();
+  return s;
+}
+
+Status FrontierImpl::CatchUpPromotion() {
+  // A pass's open transaction began on a master: the promotion, if any,
+  // was caught up before it.
+  if (!repl_ || pass_txn_open_ || !repl_->is_master() ||
+      !repl_->TakePromotion()) {
+    return Status::OK();
+  }
+  // This replica was just elected: its scheduler, timers and counters
+  // were built from the data as it stood when it opened. The data now
+  // holds every write the group acknowledged; build them again from it.
+  // Every crawl's: the crawls are closed and opened again (crawls the
+  // group created meanwhile included), then the command's crawl is
+  // selected again.
+  const std::string crawl = crawl_name_;
+  Status s = CloseCrawls(/*sync=*/true);
+  if (s.ok()) s = LoadState();
+  if (s.ok()) s = OpenCrawls();
+  if (s.ok()) s = UseCrawl(crawl);
+  if (!s.ok()) {
+    NoteWriteFailure(Status::IOError("rebuilding after promotion: " +
+                                     s.ToString()));
   }
   return s;
 }

@@ -291,6 +291,8 @@ StatusOr<std::vector<std::string>> FrontierImpl::Pop(size_t count,
 StatusOr<std::vector<std::string>> FrontierImpl::PopFrom(
     std::optional<size_t> partition, size_t count, int64_t lease_ms,
     int64_t now_ms, std::vector<std::optional<std::string>>* data) {
+  // A site just elected master must not answer from a replica's memory.
+  if (Status p = CatchUpPromotion(); !p.ok()) return p;
   StatusOr<TickResult> tick = TickCrawl(now_ms);  // this crawl's timers
   if (!tick.ok()) return tick.status();
   std::vector<std::string> urls;

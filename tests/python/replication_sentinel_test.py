@@ -25,6 +25,10 @@ from redis.sentinel import Sentinel
 import replication_test as rt
 import servers
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)),
+                                "..", "..", "clients", "python"))
+import frontierd  # noqa: E402
+
 
 def sentinel_for(g):
     return Sentinel([("127.0.0.1", site.port) for site in g.sites],
@@ -162,6 +166,57 @@ class SentinelDiscoveryTest(unittest.TestCase):
             # Every write the old master acknowledged is on the new one.
             self.assertEqual(writer.execute_command("MSEEN", *urls),
                              [1] * len(urls))
+
+    def test_a_worker_on_from_sentinels_finishes_its_crawl_through_a_failover(
+            self):
+        """The Python client's Frontier.from_sentinels, used as a worker
+        would: it pops and confirms while the master is killed, re-issues
+        what failed, and every URL ends confirmed on the new master."""
+        with rt.Group() as g:
+            rt.wait_for(lambda: g.client(1).execute_command(
+                "SENTINEL", "GET-MASTER-ADDR-BY-NAME", "frontierd")
+                is not None, 10, "the sites' hellos")
+            f = frontierd.Frontier.from_sentinels(
+                [resp(s) for s in g.sites], socket_timeout=5)
+            urls = [f"http://w{i}.example/" for i in range(30)]
+            for url in urls:
+                self.assertEqual(f.add(url), 1)
+            retryable = (redis.ConnectionError, redis.TimeoutError,
+                         frontierd.NoQuorum, frontierd.NoReplicas,
+                         frontierd.ReadOnlyReplica)
+
+            def again(call):
+                """`call` until it answers, re-issued after an error a
+                failover causes (30 s at most)."""
+                deadline = time.monotonic() + 30
+                while True:
+                    try:
+                        return call()
+                    except retryable:
+                        if time.monotonic() > deadline:
+                            raise
+                        time.sleep(0.2)
+
+            confirmed = 0
+            deadline = time.monotonic() + 60
+            while time.monotonic() < deadline:
+                if confirmed == 10 and g.sites[0].proc.poll() is None:
+                    os.kill(g.sites[0].proc.pid, signal.SIGKILL)
+                    g.sites[0].proc.wait(timeout=10)
+                # A short lease: a URL whose POP reply was lost in the
+                # failover comes back soon.
+                url = again(lambda: f.pop(lease=2))
+                if url is None:
+                    if again(lambda: f.stats())["done"] == len(urls):
+                        break
+                    time.sleep(0.2)
+                    continue
+                again(lambda: f.confirm(url, status=200))
+                confirmed += 1
+            self.assertIsNotNone(g.sites[0].proc.poll(), "no failover ran")
+            for url in urls:
+                self.assertEqual(again(lambda: f.urlinfo(url))["state"],
+                                 "done", url)
 
     def test_a_single_node_answers_that_it_has_no_group(self):
         with servers.frontierd(rt.BINARY) as s:

@@ -15,12 +15,13 @@ below); connection failures stay redis-py's (redis.ConnectionError).
 from .client import (Frontier, Pipeline, FrontierdError, ArgumentError, InvalidURL,
                      InvalidRef, InvalidSite, UnknownPartition, NoAuth,
                      WrongPass, NoPerm, Misconf, StorageError, ProtocolError,
-                     CommandSyntaxError, DataTooLong)
+                     CommandSyntaxError, DataTooLong, ReadOnlyReplica,
+                     ReplicaRead, NoQuorum, NoReplicas)
 
 __all__ = [
     "Frontier", "Pipeline", "FrontierdError", "ArgumentError", "InvalidURL", "InvalidRef",
     "InvalidSite", "UnknownPartition", "NoAuth", "WrongPass", "NoPerm",
     "Misconf", "StorageError", "ProtocolError", "CommandSyntaxError",
-    "DataTooLong"
+    "DataTooLong", "ReadOnlyReplica", "ReplicaRead", "NoQuorum", "NoReplicas"
 ]
 __version__ = "0.1.0"

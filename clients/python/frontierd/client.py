@@ -1,5 +1,6 @@
 """The client: one method per frontierd command, on a redis.Redis."""
 import redis
+import redis.sentinel
 import redis.exceptions as rex
 
 
@@ -66,6 +67,26 @@ class Misconf(FrontierdError):
     """MISCONF ... not accepting writes (a full disk); retry later."""
 
 
+class ReadOnlyReplica(FrontierdError):
+    """READONLY: a write reached a replica of a replication group (nothing
+    was stored); write to the master (Frontier.from_sentinels finds it)."""
+
+
+class ReplicaRead(FrontierdError):
+    """REPLICA ...: a read reached a replica on a connection that did not
+    send READONLY; the message names the master."""
+
+
+class NoQuorum(FrontierdError):
+    """NOQUORUM: the write was not acknowledged by a quorum in time; it may
+    or may not survive a failover, and retrying it is safe."""
+
+
+class NoReplicas(FrontierdError):
+    """NOREPLICAS: the master reaches too few replicas; nothing was
+    written."""
+
+
 # ERR messages, by their start, most specific first.
 _ERR_CLASSES = [
     ("invalid URL", InvalidURL),
@@ -78,7 +99,9 @@ _ERR_CLASSES = [
     ("DATA value of", DataTooLong),
 ]
 _PREFIX_CLASSES = {"NOAUTH": NoAuth, "WRONGPASS": WrongPass,
-                   "NOPERM": NoPerm, "MISCONF": Misconf}
+                   "NOPERM": NoPerm, "MISCONF": Misconf,
+                   "NOQUORUM": NoQuorum, "NOREPLICAS": NoReplicas,
+                   "REPLICA": ReplicaRead}
 
 
 def _error(exc):
@@ -96,8 +119,10 @@ def _error(exc):
         return WrongPass(text, "WRONGPASS")
     if isinstance(exc, rex.NoPermissionError):
         return NoPerm(text, "NOPERM")
-    if type(exc).__name__ == "ReadOnlyError" or text.startswith("Errors writing"):
+    if text.startswith("Errors writing"):
         return Misconf(text, "MISCONF")
+    if isinstance(exc, rex.ReadOnlyError):
+        return ReadOnlyReplica(text, "READONLY")
     if text.startswith("ERR "):
         text = text[4:]
     for start, cls in _ERR_CLASSES:
@@ -234,6 +259,28 @@ class Frontier:
     def from_url(cls, url, *, crawl=None, **kwargs):
         kwargs["decode_responses"] = False
         return cls(client=redis.Redis.from_url(url, **kwargs), crawl=crawl)
+
+    @classmethod
+    def from_sentinels(cls, sentinels, name="frontierd", *, crawl=None,
+                       sentinel_kwargs=None, **kwargs):
+        """The master of a replication group (docs/replication.md,
+        "Finding the master"): `sentinels` are the group's sites as
+        (host, port) pairs, each of which answers Sentinel's discovery
+        commands; `name` is the group's repl-name. Connections go to the
+        master the sites name, and after a failover the next connection
+        goes to the new one: a command in flight when the master died
+        raises redis.ConnectionError (or NoQuorum), and the caller
+        re-issues it. kwargs are redis.Redis's (password, socket_timeout,
+        ...); sentinel_kwargs those for the connections that ask the sites
+        (their password too, if the sites require one)."""
+        kwargs["decode_responses"] = False
+        if sentinel_kwargs is None:
+            sentinel_kwargs = {k: kwargs[k] for k in
+                               ("username", "password", "socket_timeout")
+                               if k in kwargs}
+        sentinel = redis.sentinel.Sentinel(list(sentinels),
+                                           sentinel_kwargs=sentinel_kwargs)
+        return cls(client=sentinel.master_for(name, **kwargs), crawl=crawl)
 
     def close(self):
         self.redis.close()
