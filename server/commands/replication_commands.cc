@@ -4,7 +4,7 @@
 #include <string>
 
 #include "server/commands/commands.h"
-#include "server/commands/group_view.h"
+#include "server/replication_view.h"
 
 namespace frontier::commands {
 namespace {
@@ -21,7 +21,7 @@ void Field(std::string& out, std::string_view key, std::string_view value) {
 // Offsets are this site's log end as one number (file << 32 | offset); a
 // peer's is not known and is "0".
 void RoleCommand(CommandContext& ctx) {
-  const GroupView group = ViewGroup(ctx);
+  const GroupView group = ViewGroup(ctx.frontier, ctx.config, ctx.server);
   const auto offset = static_cast<int64_t>(group.state.log_offset);
   if (group.state.role == ReplicationRole::kReplica) {
     const GroupSite master = group.master.value_or(GroupSite{});
@@ -62,7 +62,7 @@ void ReadWrite(CommandContext& ctx) {
 }
 
 void ReplicationSection(const CommandContext& ctx, std::string& out) {
-  const GroupView group = ViewGroup(ctx);
+  const GroupView group = ViewGroup(ctx.frontier, ctx.config, ctx.server);
   const ReplicationState& st = group.state;
   out += "# Replication\r\n";
   const std::string offset = std::to_string(st.log_offset);

@@ -10,7 +10,7 @@
 #include <string_view>
 
 #include "server/commands/commands.h"
-#include "server/commands/group_view.h"
+#include "server/replication_view.h"
 #include "server/args.h"
 
 namespace frontier::commands {
@@ -115,7 +115,7 @@ void WriteSentinels(const CommandContext& ctx, const GroupView& group) {
 
 void Sentinel(CommandContext& ctx) {
   const std::string sub = ToLower(ctx.argv[1]);
-  const GroupView group = ViewGroup(ctx);
+  const GroupView group = ViewGroup(ctx.frontier, ctx.config, ctx.server);
   if (group.state.role == ReplicationRole::kNone) {
     ctx.reply.Error(
         "ERR SENTINEL needs replication yes: this server is a single node "

@@ -13,6 +13,7 @@
 #include "server/commands/commands.h"
 #include "server/histogram.h"
 #include "server/partitions.h"
+#include "server/replication_view.h"
 #include "server/stats_report.h"
 #include "server/version.h"
 
@@ -452,6 +453,44 @@ void RenderCommands(Exposition& x, const StatsSources& src) {
   }
 }
 
+// With replication (docs/replication.md): this site's role and its group
+// as it sees it; nothing with replication no.
+void RenderReplication(Exposition& x, const StatsSources& src) {
+  const GroupView group = ViewGroup(src.frontier, src.config, src.control);
+  const ReplicationState& st = group.state;
+  if (st.role == ReplicationRole::kNone) return;
+  x.One("frontierd_replication_is_master", "gauge",
+        "1 if this site is its replication group's master, else 0.",
+        Number(uint64_t{st.role == ReplicationRole::kMaster}));
+  x.One("frontierd_replication_master_link_up", "gauge",
+        "1 while this site has a master it reaches (itself, on a master).",
+        Number(uint64_t{group.master && group.master->up}));
+  x.One("frontierd_replication_sites", "gauge",
+        "Sites in the replication group, this one included, as it knows it.",
+        Number(uint64_t{st.sites}));
+  x.One("frontierd_replication_connected_peers", "gauge",
+        "Other sites of the group with a live connection to this one.",
+        Number(uint64_t{st.connected_peers}));
+  x.One("frontierd_replication_perm_failed_total", "counter",
+        "Commits a quorum did not acknowledge within repl-ack-timeout "
+        "(their pass answered NOQUORUM).",
+        Number(st.perm_failed));
+  x.One("frontierd_replication_elections_won_total", "counter",
+        "Elections this site won.", Number(st.elections_won));
+  x.Family("frontierd_replication_peer_up", "gauge",
+           "1 while the peer's replication connection is up; labelled with "
+           "its replication address, where clients reach it and its role.");
+  for (const GroupSite& peer : group.peers) {
+    const bool master = group.master && group.master->repl == peer.repl;
+    // Addresses hold no `"` or `\`: host names, IP literals and ports.
+    x.Sample("frontierd_replication_peer_up",
+             "peer=\"" + peer.repl + "\",client=\"" +
+                 (peer.known() ? peer.address() : "") + "\",role=\"" +
+                 (master ? "master" : "replica") + "\"",
+             Number(uint64_t{peer.up}));
+  }
+}
+
 }  // namespace
 
 std::string RenderMetrics(const StatsSources& src, int64_t now_ms) {
@@ -465,6 +504,7 @@ std::string RenderMetrics(const StatsSources& src, int64_t now_ms) {
   RenderPartitions(x, src);
   RenderPersistence(x, src, now_ms);
   RenderCommands(x, src);
+  RenderReplication(x, src);
   return out;
 }
 

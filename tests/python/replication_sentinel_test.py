@@ -18,6 +18,7 @@ import subprocess
 import sys
 import time
 import unittest
+import urllib.request
 
 import redis
 from redis.sentinel import Sentinel
@@ -57,7 +58,8 @@ r.call("ADD", "http://ioredis.example/").then(async (added) => {
 
 class SentinelDiscoveryTest(unittest.TestCase):
     def test_sentinel_clients_find_the_master_and_its_replicas(self):
-        with rt.Group() as g:
+        http_port = servers.free_port()
+        with rt.Group(extra={0: ["--http-port", str(http_port)]}) as g:
             master_addr = resp(g.sites[0])
             replica_addrs = sorted(resp(s) for s in g.sites[1:])
             # Each site learns the others' client addresses from their
@@ -125,6 +127,28 @@ class SentinelDiscoveryTest(unittest.TestCase):
                                   "port": master_addr[1]})
             elif os.environ.get("CI"):
                 self.fail("node and ioredis are needed in CI")
+
+            # /metrics shows the group as the master sees it.
+            with urllib.request.urlopen(
+                    f"http://127.0.0.1:{http_port}/metrics",
+                    timeout=10) as page:
+                metrics = page.read().decode()
+            lines = metrics.splitlines()
+            self.assertIn("frontierd_replication_is_master 1", lines)
+            self.assertIn("frontierd_replication_connected_peers 2", lines)
+            self.assertIn("frontierd_replication_sites 3", lines)
+            for site, addr in zip(g.sites[1:], g.addrs[1:]):
+                self.assertIn(
+                    f'frontierd_replication_peer_up{{peer="{addr}",'
+                    f'client="127.0.0.1:{site.port}",role="replica"}} 1',
+                    lines)
+            promtool = shutil.which("promtool")
+            if promtool:
+                check = subprocess.run([promtool, "check", "metrics"],
+                                       input=metrics, capture_output=True,
+                                       text=True, timeout=30)
+                self.assertEqual(check.returncode, 0,
+                                 check.stdout + check.stderr)
 
             # Another group's name is unknown; steering is refused.
             self.assertIsNone(g.client(1).execute_command(

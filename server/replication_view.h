@@ -1,5 +1,5 @@
 // GroupView: this site's replication group as the replication commands
-// (ROLE, INFO's "# Replication", SENTINEL) report it, each site with the
+// (ROLE, INFO's "# Replication", SENTINEL) and /metrics report it, each site with the
 // address clients reach it on (its hellos: server/peer_directory.h), not
 // the replication address Berkeley DB knows it by.
 #pragma once
@@ -10,7 +10,7 @@
 
 #include "server/command_context.h"
 
-namespace frontier::commands {
+namespace frontier {
 
 struct GroupSite {
   std::string repl;  // replication address, "host:port"
@@ -34,7 +34,9 @@ struct GroupView {
   std::vector<GroupSite> peers;
 };
 
-// With replication no: role kNone, no master, no sites.
-GroupView ViewGroup(const CommandContext& ctx);
+// With replication no: role kNone, no master, no sites. `server` knows the
+// client addresses (ServerControl::ClientAddressOf).
+GroupView ViewGroup(const Frontier& frontier, const Config& config,
+                    const ServerControl& server);
 
-}  // namespace frontier::commands
+}  // namespace frontier

@@ -1,14 +1,14 @@
-#include "server/commands/group_view.h"
+#include "server/replication_view.h"
 
 #include "server/replication_config.h"
 
-namespace frontier::commands {
+namespace frontier {
 namespace {
 
-GroupSite Describe(const CommandContext& ctx, const std::string& repl,
+GroupSite Describe(const ServerControl& server, const std::string& repl,
                    bool up, bool self) {
   GroupSite site{repl, "", 0, up, self};
-  if (auto client = ParseReplicationSite(ctx.server.ClientAddressOf(repl))) {
+  if (auto client = ParseReplicationSite(server.ClientAddressOf(repl))) {
     site.host = client->host;
     site.port = client->port;
   }
@@ -23,13 +23,14 @@ std::string GroupSite::address() const {
       ReplicationSite{host, static_cast<uint16_t>(port)});
 }
 
-GroupView ViewGroup(const CommandContext& ctx) {
+GroupView ViewGroup(const Frontier& frontier, const Config& config,
+                    const ServerControl& server) {
   GroupView view;
-  view.state = ctx.frontier.Replication();
+  view.state = frontier.Replication();
   const ReplicationState& st = view.state;
   if (st.role == ReplicationRole::kNone) return view;
   const GroupSite self =
-      Describe(ctx, ctx.config.repl_listen, /*up=*/true, /*self=*/true);
+      Describe(server, config.repl_listen, /*up=*/true, /*self=*/true);
   if (st.role == ReplicationRole::kMaster) {
     view.master = self;
   } else {
@@ -38,7 +39,7 @@ GroupView ViewGroup(const CommandContext& ctx) {
   for (const ReplicationPeer& peer : st.peers) {
     const std::string repl =
         FormatReplicationSite(ReplicationSite{peer.host, peer.port});
-    GroupSite site = Describe(ctx, repl, peer.connected, /*self=*/false);
+    GroupSite site = Describe(server, repl, peer.connected, /*self=*/false);
     view.peers.push_back(site);
     if (st.role == ReplicationRole::kReplica && repl == st.master) {
       // A replica's view of its master's link is the replication link.
@@ -51,4 +52,4 @@ GroupView ViewGroup(const CommandContext& ctx) {
   return view;
 }
 
-}  // namespace frontier::commands
+}  // namespace frontier
