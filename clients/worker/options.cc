@@ -37,6 +37,11 @@ frontierd:
                          lease-timeout)
   --reconnect <secs>     how long to keep reconnecting to a lost frontierd
                          before exiting (default 60; 0 = exit at once)
+  --sentinels <list>     a replication group's sites, host:port,... : each
+                         connect asks them for the master (SENTINEL
+                         GET-MASTER-ADDR-BY-NAME), so the worker follows a
+                         failover; replaces -h/-p
+  --repl-name <name>     the group's repl-name (default frontierd)
 Fetching:
   -c <n>                 fetches in flight at once (default 16; also
                          --concurrency)
@@ -103,6 +108,29 @@ constexpr ValueOption kValueOptions[] = {
     {"--reconnect", "",
      [](std::string_view v, Options& o) {
        return ParseDouble(v, 0, 86400 * 365, &o.reconnect);
+     }},
+    {"--sentinels", "",
+     [](std::string_view v, Options& o) {
+       o.sentinels.clear();
+       while (!v.empty()) {
+         const size_t comma = v.find(',');
+         const std::string_view one = v.substr(0, comma);
+         const size_t colon = one.rfind(':');
+         int port = 0;
+         if (colon == std::string_view::npos || colon == 0 ||
+             !ParseInt(one.substr(colon + 1), 1, 65535, &port)) {
+           return false;
+         }
+         o.sentinels.emplace_back(one);
+         if (comma == std::string_view::npos) break;
+         v.remove_prefix(comma + 1);
+       }
+       return !o.sentinels.empty();
+     }},
+    {"--repl-name", "",
+     [](std::string_view v, Options& o) {
+       o.repl_name = std::string(v);
+       return !v.empty();
      }},
     {"-c", "--concurrency",
      [](std::string_view v, Options& o) {

@@ -5,6 +5,7 @@
 
 #include <cstdint>
 #include <string>
+#include <vector>
 
 #include "common/tls_stream.h"
 
@@ -19,6 +20,11 @@ struct Options {
   frontier_client::TlsOptions tls_options;
   double lease = 0;       // BPOP LEASE secs; 0 = the server's lease-timeout
   double reconnect = 60;  // seconds to retry a lost frontierd; 0 = exit
+  // A replication group's sites ("host:port" each): the master is asked
+  // of them (SENTINEL GET-MASTER-ADDR-BY-NAME repl_name) at every connect,
+  // instead of -h/-p. Empty = connect to -h/-p.
+  std::vector<std::string> sentinels;
+  std::string repl_name = "frontierd";
 
   // fetching
   int concurrency = 16;  // fetches in flight at once

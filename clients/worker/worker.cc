@@ -31,20 +31,86 @@ constexpr std::chrono::milliseconds kReconnectPause{1000};
 
 std::string Text(const redisReply& r) { return std::string(r.str, r.len); }
 
-// Opens a connection and checks it with PING: over TLS 1.3 a server that
-// refuses the client's certificate says so only after the handshake.
+// A reply that says this connection no longer reaches the master of a
+// replication group: its site became a replica. The worker reconnects,
+// asking --sentinels where the master is now.
+bool LeftTheMaster(const redisReply& r) {
+  return r.type == REDIS_REPLY_ERROR && Text(r).starts_with("READONLY");
+}
+
+std::unique_ptr<Connection> Connect(const Options& o, const std::string& host,
+                                    int port, std::string* error) {
+  return o.tls ? Connection::OpenTls(host, port, o.password, o.tls_options,
+                                     error)
+               : Connection::Open(host, port, o.password, error);
+}
+
+// With --sentinels: asks the group's sites, in order, where its master is
+// (docs/replication.md, "Finding the master").
+bool FindMaster(const Options& o, std::string* host, int* port,
+                std::string* error) {
+  std::string why_not;
+  for (const std::string& site : o.sentinels) {
+    const size_t colon = site.rfind(':');
+    std::string site_host = site.substr(0, colon);
+    if (site_host.size() > 2 && site_host.front() == '[') {
+      site_host = site_host.substr(1, site_host.size() - 2);  // [ipv6]
+    }
+    std::string failed;
+    auto conn = Connect(o, site_host, std::stoi(site.substr(colon + 1)),
+                        &failed);
+    if (!conn) {
+      why_not += StrCat(site, ": ", failed, "; ");
+      continue;
+    }
+    CommandArgs ask;
+    ask.Push("SENTINEL");
+    ask.Push("GET-MASTER-ADDR-BY-NAME");
+    ask.Push(o.repl_name);
+    ReplyPtr reply = conn->Call(ask);
+    if (reply && reply->type == REDIS_REPLY_ARRAY && reply->elements == 2 &&
+        reply->element[0]->type == REDIS_REPLY_STRING &&
+        reply->element[1]->type == REDIS_REPLY_STRING) {
+      *host = Text(*reply->element[0]);
+      *port = std::atoi(Text(*reply->element[1]).c_str());
+      return true;
+    }
+    why_not += StrCat(site, ": ",
+                      !reply ? conn->Error()
+                      : reply->type == REDIS_REPLY_ERROR
+                          ? Text(*reply)
+                          : std::string("knows no master now"),
+                      "; ");
+  }
+  *error = StrCat("no site of --sentinels names the master of ", o.repl_name,
+                  ": ", why_not);
+  return false;
+}
+
+// Opens a connection and checks it: with PING (over TLS 1.3 a server that
+// refuses the client's certificate says so only after the handshake), or,
+// with --sentinels, with ROLE on the master the sites name.
 std::unique_ptr<Connection> OpenConnection(const Options& o,
                                            std::string* error) {
-  auto conn = o.tls ? Connection::OpenTls(o.host, o.port, o.password,
-                                          o.tls_options, error)
-                    : Connection::Open(o.host, o.port, o.password, error);
+  std::string host = o.host;
+  int port = o.port;
+  if (!o.sentinels.empty() && !FindMaster(o, &host, &port, error)) {
+    return nullptr;
+  }
+  auto conn = Connect(o, host, port, error);
   if (!conn) return nullptr;
-  CommandArgs ping;
-  ping.Push("PING");
-  ReplyPtr reply = conn->Call(ping);
+  CommandArgs check;
+  check.Push(o.sentinels.empty() ? "PING" : "ROLE");
+  ReplyPtr reply = conn->Call(check);
   if (!reply || reply->type == REDIS_REPLY_ERROR) {
-    *error = StrCat("PING to ", o.host, ":", o.port, ": ",
-                    reply ? Text(*reply) : conn->Error());
+    *error = StrCat(o.sentinels.empty() ? "PING" : "ROLE", " to ", host, ":",
+                    port, ": ", reply ? Text(*reply) : conn->Error());
+    return nullptr;
+  }
+  if (!o.sentinels.empty() &&
+      (reply->type != REDIS_REPLY_ARRAY || reply->elements == 0 ||
+       Text(*reply->element[0]) != "master")) {
+    *error = StrCat(host, ":", port, " is not the master (yet)");
     return nullptr;
   }
   return conn;
@@ -240,6 +306,10 @@ bool Worker::OnLeases(const redisReply& reply) {
     }
     return true;
   }
+  if (LeftTheMaster(reply)) {
+    std::fprintf(stderr, "frontier-worker: BPOP: %s\n", Text(reply).c_str());
+    return false;  // reconnect to the master
+  }
   if (reply.type == REDIS_REPLY_ERROR) {
     // E.g. MISCONF: nothing was leased; wait before asking again.
     std::fprintf(stderr, "frontier-worker: BPOP: %s\n", Text(reply).c_str());
@@ -288,6 +358,13 @@ bool Worker::Send(const std::vector<std::vector<std::string>>& commands,
   for (size_t i = 0; i < commands.size(); ++i) {
     ReplyPtr reply = report_->Next();
     if (!reply) return false;
+    if (LeftTheMaster(*reply)) {
+      // Nothing was stored: the lease expires on the new master, and
+      // the page is fetched again.
+      std::fprintf(stderr, "frontier-worker: %s: %s\n",
+                   commands[i][0].c_str(), Text(*reply).c_str());
+      return false;
+    }
     if (reply->type == REDIS_REPLY_ERROR) {
       ++totals_.errors;
       std::fprintf(stderr, "frontier-worker: %s %s: %s\n",

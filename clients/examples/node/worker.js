@@ -6,7 +6,10 @@
 //   node clients/examples/node/worker.js [seed-url ...]
 //
 // Connects to FRONTIERD_HOST and FRONTIERD_PORT (default 127.0.0.1:7379),
-// password FRONTIERD_PASSWORD if set. Each seed is added; then it leases a
+// password FRONTIERD_PASSWORD if set; or, with FRONTIERD_SENTINELS=
+// host:port,... (a replication group's sites), to the master they name
+// (FRONTIERD_REPL_NAME, default frontierd), and to the new one after a
+// failover: a command that failed with the old master is re-issued. Each seed is added; then it leases a
 // URL (BPOP), fetches it, adds the page's links (MADD, the page as ref) and
 // confirms it (CONFIRM, with the HTTP status and the fetch time), or
 // reports a failure (FAIL with a delay). SIGINT
@@ -51,24 +54,61 @@ function linksOf(html, base) {
   return [...links];
 }
 
-async function main() {
-  const r = new Redis({
-    host: process.env.FRONTIERD_HOST || '127.0.0.1',
-    port: Number(process.env.FRONTIERD_PORT || 7379),
+// What a failover of a replication group makes a command fail with: the
+// connection lost, or an answer from a site that is no longer the master.
+const RETRYABLE = new RegExp('^(NOQUORUM|NOREPLICAS|READONLY)|Connection is ' +
+    "closed|ECONNRE|EPIPE|Stream isn't writeable|max retries per request", 'i');
+const RETRY_FOR = 60000; // ms
+
+async function again(call) {
+  const deadline = Date.now() + RETRY_FOR;
+  for (;;) {
+    try {
+      return await call();
+    } catch (error) {
+      if (!RETRYABLE.test(error.message) || Date.now() > deadline) throw error;
+      await new Promise((resolve) => setTimeout(resolve, 500));
+    }
+  }
+}
+
+function connect() {
+  const options = {
     password: process.env.FRONTIERD_PASSWORD || undefined,
     // frontierd is not a Redis: no INFO-based ready check, no retries that
-    // would replay a BPOP.
+    // would replay a BPOP (again() re-issues what a failover broke).
     enableReadyCheck: false,
     maxRetriesPerRequest: 0,
-  });
+    // A master that became a replica: connect again, to the one the
+    // sentinels name now.
+    reconnectOnError: (error) => /^READONLY/.test(error.message),
+  };
+  const sentinels = process.env.FRONTIERD_SENTINELS;
+  if (sentinels) {
+    options.sentinels = sentinels.split(',').map((site) => {
+      const colon = site.lastIndexOf(':');
+      return { host: site.slice(0, colon), port: Number(site.slice(colon + 1)) };
+    });
+    options.name = process.env.FRONTIERD_REPL_NAME || 'frontierd';
+    options.sentinelPassword = options.password;
+  } else {
+    options.host = process.env.FRONTIERD_HOST || '127.0.0.1';
+    options.port = Number(process.env.FRONTIERD_PORT || 7379);
+  }
+  return new Redis(options);
+}
+
+async function main() {
+  const r = connect();
   for (const seed of process.argv.slice(2)) {
-    await r.call('ADD', seed);
+    await again(() => r.call('ADD', seed));
   }
   while (!stopping) {
-    const url = await r.call('BPOP', 1); // wait up to 1 s for a ready URL
+    // wait up to 1 s for a ready URL
+    const url = await again(() => r.call('BPOP', 1));
     if (url === null) continue;
     if (stopping) { // leased while stopping: give it back at once
-      await r.call('FAIL', url);
+      await again(() => r.call('FAIL', url));
       break;
     }
     const started = Date.now();
@@ -77,22 +117,23 @@ async function main() {
       page = await fetchPage(url);
     } catch (error) { // no answer: try again later
       console.log('failed:', url, error.message);
-      await r.call('FAIL', url, 'DELAY', RETRY_DELAY);
+      await again(() => r.call('FAIL', url, 'DELAY', RETRY_DELAY));
       continue;
     }
     if (page.status === 429 || page.status >= 500) {
       console.log(page.status, url);
-      await r.call('FAIL', url, 'DELAY', RETRY_DELAY);
+      await again(() => r.call('FAIL', url, 'DELAY', RETRY_DELAY));
       continue;
     }
     const links = page.status < 300 ? linksOf(page.html, page.finalUrl) : [];
     if (links.length > 0) {
       // One reply per link: 1 new, 0 known, -1 refused, or an error for a
       // link that is not a valid URL.
-      await r.call('MADD', url, ...links);
+      await again(() => r.call('MADD', url, ...links));
     }
-    await r.call('CONFIRM', url, 'STATUS', page.status,
-        'FETCH-MS', Date.now() - started);
+    const fetchMs = Date.now() - started;
+    await again(() => r.call('CONFIRM', url, 'STATUS', page.status,
+        'FETCH-MS', fetchMs));
     console.log(page.status, url, links.length, 'links');
   }
   r.disconnect();

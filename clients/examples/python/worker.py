@@ -6,8 +6,11 @@
 Uses frontierd's Python client (clients/python, docs/python.md; found
 there when it is not installed), which needs redis-py (Debian:
 python3-redis). Connects to FRONTIERD_HOST and
-FRONTIERD_PORT (default 127.0.0.1:7379), password FRONTIERD_PASSWORD if set.
-Each seed is added (0 if already known); then it leases a URL (BPOP),
+FRONTIERD_PORT (default 127.0.0.1:7379), password FRONTIERD_PASSWORD if set;
+or, with FRONTIERD_SENTINELS=host:port,... (a replication group's sites),
+to the master they name (FRONTIERD_REPL_NAME, default frontierd), and to
+the new one after a failover: a command that failed with the old master is
+re-issued. Each seed is added (0 if already known); then it leases a URL (BPOP),
 fetches it, adds the page's links (MADD, the page as ref) and confirms it
 with its HTTP status and how long the fetch took (CONFIRM url STATUS code
 FETCH-MS ms, which the frontier uses for its statistics and adaptive
@@ -33,6 +36,7 @@ except ImportError:  # not installed: the copy in this repository
     sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(
         __file__)), "..", "..", "python"))
     import frontierd
+import redis  # for its connection errors
 
 HREF = re.compile(r'href\s*=\s*["\']([^"\'#]*)', re.IGNORECASE)
 MAX_BYTES = 2_000_000
@@ -59,6 +63,41 @@ def fetch(url):
         return error.code, url, b""
 
 
+# What a failover of a replication group makes a command fail with: the
+# command is re-issued (to the new master, once the sites name it).
+RETRYABLE = (frontierd.NoQuorum, frontierd.NoReplicas,
+             frontierd.ReadOnlyReplica, redis.ConnectionError,
+             redis.TimeoutError)
+RETRY_FOR = 60  # seconds
+
+
+def again(call):
+    """call(), re-issued while a failover makes it fail (RETRY_FOR s)."""
+    deadline = time.monotonic() + RETRY_FOR
+    while True:
+        try:
+            return call()
+        except RETRYABLE:
+            if time.monotonic() > deadline:
+                raise
+            time.sleep(0.5)
+
+
+def connect():
+    password = os.environ.get("FRONTIERD_PASSWORD") or None
+    sentinels = os.environ.get("FRONTIERD_SENTINELS")
+    if sentinels:
+        sites = [(a.rsplit(":", 1)[0], int(a.rsplit(":", 1)[1]))
+                 for a in sentinels.split(",")]
+        return frontierd.Frontier.from_sentinels(
+            sites, os.environ.get("FRONTIERD_REPL_NAME", "frontierd"),
+            password=password, socket_timeout=10)
+    return frontierd.Frontier(
+        host=os.environ.get("FRONTIERD_HOST", "127.0.0.1"),
+        port=int(os.environ.get("FRONTIERD_PORT", "7379")),
+        password=password)
+
+
 def is_robots_txt(url):
     return urlsplit(url).path == "/robots.txt" and not urlsplit(url).query
 
@@ -66,34 +105,31 @@ def is_robots_txt(url):
 def main():
     signal.signal(signal.SIGINT, stop)
     signal.signal(signal.SIGTERM, stop)
-    f = frontierd.Frontier(
-        host=os.environ.get("FRONTIERD_HOST", "127.0.0.1"),
-        port=int(os.environ.get("FRONTIERD_PORT", "7379")),
-        password=os.environ.get("FRONTIERD_PASSWORD") or None)
+    f = connect()
     for seed in sys.argv[1:]:
-        f.add(seed)
+        again(lambda: f.add(seed))
 
     while not stopping:
-        url = f.bpop(1)  # wait up to 1 s for a ready URL
+        url = again(lambda: f.bpop(1))  # wait up to 1 s for a ready URL
         if url is None:
             continue
         if stopping:  # leased while stopping: give it back at once
-            f.release(url)
+            again(lambda: f.release(url))
             break
         started = time.monotonic()
         try:
             status, final_url, body = fetch(url)
         except Exception as error:  # no answer: try again later
             print("failed:", url, error, flush=True)
-            f.fail(url, delay=RETRY_DELAY)
+            again(lambda: f.fail(url, delay=RETRY_DELAY))
             continue
         if is_robots_txt(url):  # the frontier reads it, 5xx included
-            f.confirm(url, status=status, body=body)
+            again(lambda: f.confirm(url, status=status, body=body))
             print(status, url, len(body), "bytes of rules", flush=True)
             continue
         if status == 429 or status >= 500:  # the server asks for patience
             print(status, url, flush=True)
-            f.fail(url, delay=RETRY_DELAY)
+            again(lambda: f.fail(url, delay=RETRY_DELAY))
             continue
         html = body.decode("utf-8", "replace")
         links = {urldefrag(urljoin(final_url, href))[0]
@@ -103,9 +139,9 @@ def main():
         if links:
             # One result per link: 1 new, 0 known, -1 refused, -2 out of
             # scope, or a frontierd.InvalidURL for a link that is not a URL.
-            f.madd(url, links)
+            again(lambda: f.madd(url, links))
         fetch_ms = (time.monotonic() - started) * 1000
-        f.confirm(url, status=status, fetch_ms=fetch_ms)
+        again(lambda: f.confirm(url, status=status, fetch_ms=fetch_ms))
         print(status, url, len(links), "links", flush=True)
 
 
