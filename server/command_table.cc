@@ -117,6 +117,9 @@ constexpr std::array kCommands = {
                 "PUBSUB CHANNELS|NUMSUB|NUMPAT|HELP: the state of Pub/Sub."},
     CommandSpec{"role", c::RoleCommand, 1, kF | kWk, "server",
                 "This site's replication role, as Redis's ROLE."},
+    CommandSpec{"replication", c::Replication, -2, kA, "server",
+                "REPLICATION REMOVE host:port: takes a site out of the "
+                "replication group."},
     CommandSpec{"sentinel", c::Sentinel, -2, kWk, "server",
                 "Finds the replication group's master and replicas, as "
                 "Redis Sentinel's discovery commands."},

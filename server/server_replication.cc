@@ -82,6 +82,20 @@ void Server::OnReplicationEvent(const ReplicationEvent& event) {
           event.eid);
       SendHello();  // the new peer learns where clients reach this site
       break;
+    case Kind::kSiteAdded:
+      Log(LogLevel::kNotice, "Replication: a site joined the group (%u now)",
+          frontier_.Replication().sites);
+      break;
+    case Kind::kSiteRemoved:
+      Log(LogLevel::kNotice,
+          "Replication: a site was removed from the group (%u now)",
+          frontier_.Replication().sites);
+      break;
+    case Kind::kRemoved:
+      Log(LogLevel::kWarning,
+          "Replication: this site was REMOVED from its group: it takes no "
+          "writes and receives no more of the group's; stop it");
+      break;
     case Kind::kMessage: {
       std::optional<PeerDirectory::Hello> hello =
           PeerDirectory::Decode(event.message);

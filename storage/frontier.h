@@ -326,6 +326,9 @@ class Frontier {
   // the sites tell each other of themselves (their client address); not
   // stored, not acknowledged. OK and nothing sent with replication no.
   virtual Status SendToPeers(std::string_view message) = 0;
+  // Removes the site whose replication address is `site` from the group
+  // (Replicator::RemoveSite); InvalidArgument with replication no.
+  virtual Status RemoveReplicationSite(const ReplicationSite& site) = 0;
 
   // --- Passes: one transaction for many verbs (docs/design.md, "One
   // transaction per pass") ---

@@ -156,6 +156,7 @@ class FrontierImpl final : public Frontier {
   ReplicationState Replication() const override;
   void SetReplicationListener(ReplicationListener listener) override;
   Status SendToPeers(std::string_view message) override;
+  Status RemoveReplicationSite(const ReplicationSite& site) override;
   uint64_t commit_seq() const override { return commit_seq_.load(); }
   bool HasUnflushedCommits() const override {
     return flushed_seq_.load() < commit_seq_.load();

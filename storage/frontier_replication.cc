@@ -125,6 +125,14 @@ Status FrontierImpl::SendToPeers(std::string_view message) {
   return repl_->SendToPeers(env_.get(), message);
 }
 
+Status FrontierImpl::RemoveReplicationSite(const ReplicationSite& site) {
+  if (!repl_ || closed_) {
+    return Status::InvalidArgument(
+        "this server is a single node (replication no)");
+  }
+  return repl_->RemoveSite(env_.get(), site);
+}
+
 void FrontierImpl::KeepLogsForReplicas(std::vector<std::string>* paths) const {
   if (!repl_) return;
   uint64_t kept = 0;

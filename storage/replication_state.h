@@ -52,6 +52,9 @@ struct ReplicationEvent {
     kPermFailed,      // a commit was not acknowledged in time
     kPanic,           // the environment needs recovery
     kMessage,         // a peer sent `message` (Frontier::SendToPeers)
+    kSiteAdded,       // a site joined the group
+    kSiteRemoved,     // a site was removed from the group
+    kRemoved,         // this site was removed from the group
   };
   Kind kind = Kind::kPanic;
   int eid = -1;  // the site concerned, where Berkeley DB names one

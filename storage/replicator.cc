@@ -228,6 +228,36 @@ ReplicationState Replicator::State(DbEnv* env) const {
   return st;
 }
 
+Status Replicator::RemoveSite(DbEnv* env, const ReplicationSite& site) const {
+  if (site == options_.listen) {
+    return Status::InvalidArgument(
+        "that is this site's own repl-listen address: remove it from another "
+        "site of the group");
+  }
+  u_int count = 0;
+  DB_REPMGR_SITE* list = nullptr;
+  Status s = bdb::FromDb(env->repmgr_site_list(&count, &list),
+                         "repmgr_site_list");
+  if (!s.ok()) return s;
+  bool known = false;
+  for (u_int i = 0; i < count; ++i) {
+    known |= site.host == list[i].host && site.port == list[i].port;
+  }
+  std::free(list);
+  if (!known) {
+    return Status::InvalidArgument("no site " + Address(site.host, site.port) +
+                                   " in this replication group");
+  }
+  DbSite* handle = nullptr;
+  s = bdb::FromDb(env->repmgr_site(site.host.c_str(), site.port, &handle, 0),
+                  "repmgr_site");
+  if (!s.ok()) return s;
+  // remove() closes the handle, whatever it returns.
+  return bdb::FromDb(handle->remove(), "removing " +
+                                           Address(site.host, site.port) +
+                                           " from the group");
+}
+
 Status Replicator::SendToPeers(DbEnv* env, std::string_view message) const {
   u_int count = 0;
   DB_REPMGR_SITE* list = nullptr;
@@ -330,6 +360,16 @@ void Replicator::Handle(u_int32_t event, void* info) {
     case DB_EVENT_REP_PERM_FAILED:
       ++perm_failed_;
       Report(Kind::kPermFailed, -1);
+      break;
+    case DB_EVENT_REP_SITE_ADDED:
+      Report(Kind::kSiteAdded, info != nullptr ? *static_cast<int*>(info) : -1);
+      break;
+    case DB_EVENT_REP_SITE_REMOVED:
+      Report(Kind::kSiteRemoved,
+             info != nullptr ? *static_cast<int*>(info) : -1);
+      break;
+    case DB_EVENT_REP_LOCAL_SITE_REMOVED:
+      Report(Kind::kRemoved, -1);
       break;
     case DB_EVENT_REP_JOIN_FAILURE:
       join_failed_ = true;

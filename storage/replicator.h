@@ -62,6 +62,13 @@ class Replicator {
 
   ReplicationState State(DbEnv* env) const;
 
+  // Removes the site at `site` from the group (DbSite::remove: on a
+  // replica the request goes to the master). Once done, the group's size
+  // no longer counts it and it is not a peer any more; the removed site,
+  // if running, is told (it then refuses writes and should be stopped).
+  // InvalidArgument for this site's own address or one not in the group.
+  Status RemoveSite(DbEnv* env, const ReplicationSite& site) const;
+
   // Loop thread: sends `message` to every peer this site is connected to,
   // on the Replication Manager's own connections (its message channels);
   // each peer's listener gets it as a kMessage event. Nothing is stored

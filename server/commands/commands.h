@@ -13,7 +13,8 @@
 //   site_commands.cc          SITE INFO|LIST|TOP|DELAY|LIMIT|DELETE|BLOCK|HELP
 //   partition_commands.cc     PARTITION HINT, INFO's # Partitions
 //   import_commands.cc        IMPORT
-//   replication_commands.cc   ROLE READONLY READWRITE, INFO's # Replication
+//   replication_commands.cc   ROLE READONLY READWRITE REPLICATION, INFO's
+//                             # Replication
 //   sentinel_commands.cc      SENTINEL (discovery of a group's master)
 // They are bound to names, arities and flags only in command_table.cc,
 // which has already checked the arity when a handler runs.
@@ -87,6 +88,7 @@ void PubSubCommand(CommandContext& ctx);
 // replication_commands.cc
 void RoleCommand(CommandContext& ctx);
 void Sentinel(CommandContext& ctx);
+void Replication(CommandContext& ctx);
 void ReadOnly(CommandContext& ctx);
 void ReadWrite(CommandContext& ctx);
 // Appends INFO's "# Replication" section to `out`.

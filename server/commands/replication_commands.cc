@@ -4,6 +4,8 @@
 #include <string>
 
 #include "server/commands/commands.h"
+#include "server/args.h"
+#include "server/replication_config.h"
 #include "server/replication_view.h"
 
 namespace frontier::commands {
@@ -46,6 +48,32 @@ void RoleCommand(CommandContext& ctx) {
     ctx.reply.Bulk(std::to_string(site.port));
     ctx.reply.Bulk("0");
   }
+}
+
+// REPLICATION REMOVE host:port: takes a site out of the group, so that
+// the quorum is counted without it (docs/replication.md, "Adding and
+// removing sites").
+void Replication(CommandContext& ctx) {
+  const std::string sub = ToLower(ctx.argv[1]);
+  if (sub != "remove" || ctx.argv.size() != 3) {
+    ctx.reply.Error(
+        "ERR syntax error: REPLICATION REMOVE host:port (a site's "
+        "repl-listen address)");
+    return;
+  }
+  std::optional<ReplicationSite> site = ParseReplicationSite(ctx.argv[2]);
+  if (!site) {
+    ctx.reply.Error("ERR invalid replication address '" +
+                    std::string(ctx.argv[2]) +
+                    "': host:port or [ipv6]:port");
+    return;
+  }
+  Status s = ctx.frontier.RemoveReplicationSite(*site);
+  if (!s.ok()) {
+    ctx.reply.Error("ERR " + s.message());
+    return;
+  }
+  ctx.reply.Simple("OK");
 }
 
 // READONLY / READWRITE: as in Redis Cluster, whether this connection reads
