@@ -9,8 +9,11 @@ its PID and every wait is bounded.
 
     python3 replication_membership_test.py path/to/frontierd
 """
+import os
+import signal
 import sys
 import threading
+import time
 import unittest
 
 import redis
@@ -94,6 +97,36 @@ class MembershipTest(unittest.TestCase):
             g.sites[2].stop()
             self.assertEqual(master.execute_command(
                 "ADD", "http://one-replica-left.example/"), 1)
+
+
+    def test_a_master_stopped_on_purpose_hands_over_and_rejoins(self):
+        """The planned way to move the master: SIGTERM it (it checkpoints
+        and exits 0), the others elect one at once, and the old one,
+        started again on its directory, rejoins as a replica."""
+        with rt.Group() as g:
+            master = g.client(0)
+            self.assertEqual(master.execute_command(
+                "ADD", "http://before.example/"), 1)
+            stopped = time.monotonic()
+            g.sites[0].proc.send_signal(signal.SIGTERM)
+            self.assertEqual(g.sites[0].proc.wait(timeout=30), 0)
+            i = g.wait_for_new_master("http://after.example/")
+            self.assertLess(time.monotonic() - stopped, 10)
+            new = g.client(i)
+            self.assertEqual(new.execute_command(
+                "SEEN", "http://before.example/"), 1)
+            # Started again on the same directory: a replica of the new one.
+            data = os.path.join(g.sites[0].dir, "data")
+            with servers.frontierd_on(rt.BINARY, data,
+                                      *g.site_flags(0, False)) as back:
+                again = redis.Redis(host="127.0.0.1", port=back.port,
+                                    socket_timeout=30)
+                rt.wait_for(lambda: again.execute_command("ROLE")[0] ==
+                            b"slave", 30, "the old master to rejoin")
+                again.execute_command("READONLY")
+                rt.wait_for(lambda: again.execute_command(
+                    "SEEN", "http://after.example/") == 1, 30,
+                    "the old master to catch up")
 
 
 if __name__ == "__main__":
