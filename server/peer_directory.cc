@@ -1,11 +1,13 @@
 #include "server/peer_directory.h"
 
+#include <charconv>
 #include <vector>
 
 namespace frontier {
 namespace {
 
-// Version 1: "frontierd-hello/1 group=NAME repl=HOST:PORT client=HOST:PORT".
+// Version 1: "frontierd-hello/1 group=NAME repl=HOST:PORT client=HOST:PORT
+// [offset=N]" (offset: the sender's log end; older senders leave it out).
 constexpr std::string_view kTag = "frontierd-hello/1";
 
 std::vector<std::string_view> Words(std::string_view text) {
@@ -26,13 +28,16 @@ std::string PeerDirectory::Encode(const Hello& hello) {
   out.append(" group=").append(hello.group);
   out.append(" repl=").append(hello.repl);
   out.append(" client=").append(hello.client);
+  out.append(" offset=").append(std::to_string(hello.offset));
   return out;
 }
 
 std::optional<PeerDirectory::Hello> PeerDirectory::Decode(
     std::string_view message) {
   const std::vector<std::string_view> words = Words(message);
-  if (words.size() != 4 || words[0] != kTag) return std::nullopt;
+  if ((words.size() != 4 && words.size() != 5) || words[0] != kTag) {
+    return std::nullopt;
+  }
   Hello hello;
   const std::pair<std::string_view, std::string*> fields[] = {
       {"group=", &hello.group}, {"repl=", &hello.repl},
@@ -45,6 +50,15 @@ std::optional<PeerDirectory::Hello> PeerDirectory::Decode(
     }
     out->assign(word.substr(key.size()));
   }
+  if (words.size() == 5) {
+    constexpr std::string_view kOffset = "offset=";
+    const std::string_view word = words[4];
+    if (!word.starts_with(kOffset)) return std::nullopt;
+    const std::string_view digits = word.substr(kOffset.size());
+    const char* end = digits.data() + digits.size();
+    auto [ptr, ec] = std::from_chars(digits.data(), end, hello.offset);
+    if (digits.empty() || ec != std::errc() || ptr != end) return std::nullopt;
+  }
   return hello;
 }
 
@@ -52,6 +66,12 @@ void PeerDirectory::Learn(const Hello& hello, int64_t now_ms) {
   Entry& entry = by_repl_[hello.repl];
   entry.client = hello.client;
   entry.heard_ms = now_ms;
+  entry.offset = hello.offset;
+}
+
+uint64_t PeerDirectory::Offset(std::string_view repl) const {
+  auto it = by_repl_.find(repl);
+  return it == by_repl_.end() ? 0 : it->second.offset;
 }
 
 std::string PeerDirectory::ClientAddress(std::string_view repl) const {

@@ -25,6 +25,9 @@ class PeerDirectory {
     std::string group;   // repl-name
     std::string repl;    // the sender's repl-listen, "host:port"
     std::string client;  // where clients reach it, "host:port"
+    // The end of its transaction log when it sent the hello (file << 32 |
+    // offset, as ReplicationState::log_offset); 0 if not said.
+    uint64_t offset = 0;
   };
 
   // The message a site sends; Decode(Encode(h)) == h for fields without
@@ -40,11 +43,14 @@ class PeerDirectory {
   std::string ClientAddress(std::string_view repl) const;
   // When the site at `repl` was last heard from (0 = never).
   int64_t LastHeardMs(std::string_view repl) const;
+  // Its log end as its last hello said (0 = never heard, or not said).
+  uint64_t Offset(std::string_view repl) const;
 
  private:
   struct Entry {
     std::string client;
     int64_t heard_ms = 0;
+    uint64_t offset = 0;
   };
   std::map<std::string, Entry, std::less<>> by_repl_;
 };

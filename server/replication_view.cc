@@ -8,6 +8,9 @@ namespace {
 GroupSite Describe(const ServerControl& server, const std::string& repl,
                    bool up, bool self) {
   GroupSite site{repl, "", 0, up, self};
+  const ServerControl::PeerProgress progress = server.ProgressOf(repl);
+  site.offset = progress.offset;
+  site.heard_ms = progress.heard_ms;
   if (auto client = ParseReplicationSite(server.ClientAddressOf(repl))) {
     site.host = client->host;
     site.port = client->port;
@@ -29,8 +32,9 @@ GroupView ViewGroup(const Frontier& frontier, const Config& config,
   view.state = frontier.Replication();
   const ReplicationState& st = view.state;
   if (st.role == ReplicationRole::kNone) return view;
-  const GroupSite self =
+  GroupSite self =
       Describe(server, config.repl_listen, /*up=*/true, /*self=*/true);
+  self.offset = view.state.log_offset;
   if (st.role == ReplicationRole::kMaster) {
     view.master = self;
   } else {

@@ -18,6 +18,10 @@ struct GroupSite {
   int port = 0;
   bool up = false;    // this site, or a peer with a live connection
   bool self = false;  // this site
+  // The end of its log (ReplicationState::log_offset): this site's own,
+  // a peer's as its last hello said; 0 while not heard from.
+  uint64_t offset = 0;
+  int64_t heard_ms = 0;  // when that hello came (this site: now)
   bool known() const { return !host.empty(); }
   // "host:port" for clients, or the replication address while unknown.
   std::string address() const;

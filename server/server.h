@@ -116,6 +116,7 @@ class Server : private ConnectionEvents,
   // Sends this site's hello (PeerDirectory) to the peers connected now.
   void SendHello();
   std::string ClientAddressOf(std::string_view repl) const override;
+  PeerProgress ProgressOf(std::string_view repl) const override;
 
   // The end of every pass, in this order (docs/event-loop.md).
   void AfterPass();

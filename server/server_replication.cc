@@ -9,8 +9,9 @@ namespace frontier {
 namespace {
 
 // How often a site repeats its hello to the peers it is connected to (it
-// also sends one as soon as a connection opens).
-constexpr int64_t kHelloIntervalMs = 5000;
+// also sends one as soon as a connection opens): the resolution of the
+// peers' offsets and lag in ROLE, INFO and /metrics.
+constexpr int64_t kHelloIntervalMs = 1000;
 
 }  // namespace
 
@@ -41,12 +42,17 @@ void Server::StartReplicationEvents() {
 
 void Server::SendHello() {
   const std::string hello = PeerDirectory::Encode(
-      {config_.repl_name, config_.repl_listen, client_address_});
+      {config_.repl_name, config_.repl_listen, client_address_,
+       frontier_.Replication().log_offset});
   Status s = frontier_.SendToPeers(hello);
   if (!s.ok()) {
     Log(LogLevel::kVerbose, "Replication: hello not sent: %s",
         s.ToString().c_str());
   }
+}
+
+ServerControl::PeerProgress Server::ProgressOf(std::string_view repl) const {
+  return {peers_.Offset(repl), peers_.LastHeardMs(repl)};
 }
 
 std::string Server::ClientAddressOf(std::string_view repl) const {

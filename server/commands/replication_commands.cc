@@ -20,8 +20,8 @@ void Field(std::string& out, std::string_view key, std::string_view value) {
 // ROLE: ["master", offset, [[host, port, offset], ...]] on a master (and a
 // single node, whose list is empty), ["slave", host, port, state, offset]
 // on a replica. Addresses are where clients reach the sites (GroupView).
-// Offsets are this site's log end as one number (file << 32 | offset); a
-// peer's is not known and is "0".
+// Offsets are a site's log end as one number (file << 32 | offset): a
+// peer's as its last hello said (once a second), "0" before the first.
 void RoleCommand(CommandContext& ctx) {
   const GroupView group = ViewGroup(ctx.frontier, ctx.config, ctx.server);
   const auto offset = static_cast<int64_t>(group.state.log_offset);
@@ -46,7 +46,7 @@ void RoleCommand(CommandContext& ctx) {
     ctx.reply.Array(3);
     ctx.reply.Bulk(site.known() ? site.host : site.repl);
     ctx.reply.Bulk(std::to_string(site.port));
-    ctx.reply.Bulk("0");
+    ctx.reply.Bulk(std::to_string(site.offset));
   }
 }
 
@@ -108,9 +108,13 @@ void ReplicationSection(const CommandContext& ctx, std::string& out) {
     std::string lines;
     for (const GroupSite& site : group.replicas) {
       if (!site.up) continue;
+      // lag: seconds since its last hello, as Redis's since its last ack.
+      const int64_t lag =
+          site.heard_ms == 0 ? 0 : (ctx.now_ms - site.heard_ms) / 1000;
       lines += "slave" + std::to_string(n++) + ":ip=" + site.host +
                ",port=" + std::to_string(site.port) +
-               ",state=online,offset=0,lag=0\r\n";
+               ",state=online,offset=" + std::to_string(site.offset) +
+               ",lag=" + std::to_string(lag) + "\r\n";
     }
     Field(out, "connected_slaves", std::to_string(n));
     out += lines;
@@ -130,7 +134,8 @@ void ReplicationSection(const CommandContext& ctx, std::string& out) {
     Field(out, "repl_peer" + std::to_string(i++),
           "repl=" + peer.repl + ",client=" + (peer.known() ? peer.address() : "?") +
               ",role=" + (is_master ? "master" : "replica") +
-              ",link=" + (peer.up ? "up" : "down"));
+              ",link=" + (peer.up ? "up" : "down") +
+              ",offset=" + std::to_string(peer.offset));
   }
 }
 

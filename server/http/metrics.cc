@@ -477,6 +477,9 @@ void RenderReplication(Exposition& x, const StatsSources& src) {
         Number(st.perm_failed));
   x.One("frontierd_replication_elections_won_total", "counter",
         "Elections this site won.", Number(st.elections_won));
+  x.One("frontierd_replication_log_offset", "gauge",
+        "The end of this site's transaction log, as file << 32 | offset.",
+        Number(st.log_offset));
   x.Family("frontierd_replication_peer_up", "gauge",
            "1 while the peer's replication connection is up; labelled with "
            "its replication address, where clients reach it and its role.");
@@ -488,6 +491,15 @@ void RenderReplication(Exposition& x, const StatsSources& src) {
                  (peer.known() ? peer.address() : "") + "\",role=\"" +
                  (master ? "master" : "replica") + "\"",
              Number(uint64_t{peer.up}));
+  }
+  x.Family("frontierd_replication_peer_log_offset", "gauge",
+           "The end of each peer's transaction log (file << 32 | offset) as "
+           "its last hello said; compare with "
+           "frontierd_replication_log_offset on the master.");
+  for (const GroupSite& peer : group.peers) {
+    if (peer.heard_ms == 0) continue;
+    x.Sample("frontierd_replication_peer_log_offset",
+             "peer=\"" + peer.repl + "\"", Number(peer.offset));
   }
 }
 

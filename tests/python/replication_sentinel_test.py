@@ -95,8 +95,15 @@ class SentinelDiscoveryTest(unittest.TestCase):
             self.assertEqual(writer.execute_command(
                 "ADD", "http://a.example/1"), 1)
 
-            # ROLE and INFO name the sites by their client addresses too.
+            # ROLE and INFO name the sites by their client addresses too,
+            # with each replica's log end, which reaches the master's once
+            # the writes stop (their hellos come every second).
+            def replicas_caught_up():
+                role = g.client(0).execute_command("ROLE")
+                return all(int(r[2]) == role[1] for r in role[2])
+            rt.wait_for(replicas_caught_up, 10, "the replicas' offsets")
             role = g.client(0).execute_command("ROLE")
+            self.assertGreater(role[1], 0)
             self.assertEqual(sorted((r[0].decode(), int(r[1]))
                                     for r in role[2]), replica_addrs)
             replica = g.client(1)
@@ -137,6 +144,8 @@ class SentinelDiscoveryTest(unittest.TestCase):
             self.assertIn("frontierd_replication_is_master 1", lines)
             self.assertIn("frontierd_replication_connected_peers 2", lines)
             self.assertIn("frontierd_replication_sites 3", lines)
+            self.assertEqual(len([l for l in lines if l.startswith(
+                "frontierd_replication_peer_log_offset{")]), 2)
             for site, addr in zip(g.sites[1:], g.addrs[1:]):
                 self.assertIn(
                     f'frontierd_replication_peer_up{{peer="{addr}",'
