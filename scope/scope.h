@@ -59,7 +59,7 @@ struct Scope {
   }
 
   // The verdict on a link. `url` is the normalised URL and `host` its host
-  // (storage/url.h's NormalizedUrl); `ref` how the link relates to the
+  // (url/url.h's NormalizedUrl); `ref` how the link relates to the
   // page it was found on, or nullopt if it came without one (ADD without
   // a ref), in which case the ref rule does not apply.
   Verdict Check(std::string_view url, std::string_view host,

@@ -2,7 +2,7 @@
 // query parameters and how many path segments it has (a calendar's
 // ?y=..&m=..&d=.. without end, /a/b/a/b/a/b/... from relative links).
 //
-// Pure: takes a URL as storage/url.h's NormalizeUrl writes it
+// Pure: takes a URL as url/url.h's NormalizeUrl writes it
 // ("scheme://host[:port]/path[?query]", no fragment).
 #pragma once
 

@@ -19,8 +19,8 @@
 #include "server/log.h"
 #include "server/users.h"
 #include "storage/frontier.h"
-#include "storage/status.h"
-#include "storage/url.h"
+#include "util/status.h"
+#include "url/url.h"
 
 namespace frontier {
 

@@ -11,7 +11,7 @@
 #include <string_view>
 
 #include "server/config.h"
-#include "storage/status.h"
+#include "util/status.h"
 
 namespace frontier {
 

@@ -8,7 +8,7 @@
 #include <vector>
 
 #include "server/libevent_ptr.h"
-#include "storage/status.h"
+#include "util/status.h"
 
 namespace frontier {
 

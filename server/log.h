@@ -10,7 +10,7 @@
 #include <string>
 #include <string_view>
 
-#include "storage/status.h"
+#include "util/status.h"
 
 namespace frontier {
 

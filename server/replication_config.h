@@ -11,7 +11,7 @@
 
 #include "server/config.h"
 #include "storage/replication_options.h"
-#include "storage/status.h"
+#include "util/status.h"
 
 namespace frontier {
 

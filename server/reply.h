@@ -12,7 +12,7 @@
 
 #include "protocol/reply_writer.h"
 #include "storage/frontier.h"
-#include "storage/status.h"
+#include "util/status.h"
 
 namespace frontier {
 

@@ -10,7 +10,7 @@
 #include <string>
 
 #include "server/config.h"
-#include "storage/status.h"
+#include "util/status.h"
 
 namespace frontier {
 

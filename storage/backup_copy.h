@@ -15,7 +15,7 @@
 #include <string>
 #include <vector>
 
-#include "storage/status.h"
+#include "util/status.h"
 
 namespace frontier {
 

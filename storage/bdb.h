@@ -10,7 +10,7 @@
 #include <string_view>
 #include <vector>
 
-#include "storage/status.h"
+#include "util/status.h"
 
 namespace frontier::bdb {
 

@@ -19,7 +19,7 @@
 #include <thread>
 #include <vector>
 
-#include "storage/status.h"
+#include "util/status.h"
 
 namespace frontier {
 

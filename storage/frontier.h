@@ -31,8 +31,8 @@
 #include "storage/frontier_options.h"
 #include "storage/frontier_types.h"
 #include "storage/replication_state.h"
-#include "storage/status.h"
-#include "storage/url.h"
+#include "util/status.h"
+#include "url/url.h"
 
 namespace frontier {
 

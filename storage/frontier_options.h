@@ -11,7 +11,7 @@
 #include "policy/politeness.h"
 #include "scope/scope.h"
 #include "storage/replication_options.h"
-#include "storage/url.h"
+#include "url/url.h"
 
 namespace frontier {
 

@@ -17,7 +17,7 @@
 
 #include "storage/replication_options.h"
 #include "storage/replication_state.h"
-#include "storage/status.h"
+#include "util/status.h"
 
 namespace frontier {
 

@@ -20,7 +20,7 @@
 #include <vector>
 
 #include "storage/frontier.h"
-#include "storage/status.h"
+#include "util/status.h"
 
 namespace frontier::bench {
 

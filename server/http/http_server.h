@@ -20,7 +20,7 @@
 #include "server/http/stats_sources.h"
 #include "server/libevent_ptr.h"
 #include "server/tls_context.h"
-#include "storage/status.h"
+#include "util/status.h"
 
 namespace frontier {
 

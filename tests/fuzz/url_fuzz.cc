@@ -1,4 +1,4 @@
-// libFuzzer target for NormalizeUrl (storage/url.h).
+// libFuzzer target for NormalizeUrl (url/url.h).
 //
 // The input is a URL as a client might send it. Checked:
 //   - NormalizeUrl never crashes and refuses only with InvalidArgument and
@@ -25,7 +25,7 @@
 #include <string>
 #include <string_view>
 
-#include "storage/url.h"
+#include "url/url.h"
 
 namespace {
 

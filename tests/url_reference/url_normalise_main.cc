@@ -4,12 +4,12 @@
 //
 // Lines are split at '\n' only, so a URL may hold any other byte; the test
 // sends no URL with a newline (the Standard removes them, and so does
-// NormalizeUrl: tests/storage/url_test.cc checks that). max-url-length is
+// NormalizeUrl: tests/url/url_test.cc checks that). max-url-length is
 // the default, 8192 bytes.
 #include <iostream>
 #include <string>
 
-#include "storage/url.h"
+#include "url/url.h"
 
 int main() {
   std::ios::sync_with_stdio(false);

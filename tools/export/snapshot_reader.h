@@ -16,7 +16,7 @@
 #include "storage/crawl_space.h"
 #include "storage/policy_records.h"
 #include "storage/records.h"
-#include "storage/status.h"
+#include "util/status.h"
 
 namespace frontier::exporter {
 

@@ -2,15 +2,15 @@
 // The steps follow the Standard's basic URL parser for a special scheme
 // without a base URL, collapsed into one pass per component since the
 // Standard's state machine gives the same result for these inputs.
-#include "storage/url_lenient.h"
+#include "url/url_lenient.h"
 
 #include <algorithm>
 #include <cstdint>
 #include <string>
 #include <string_view>
 
-#include "storage/url_host.h"
-#include "storage/url_text.h"
+#include "url/url_host.h"
+#include "url/url_text.h"
 
 namespace frontier::url_internal {
 namespace {

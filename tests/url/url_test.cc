@@ -1,6 +1,6 @@
-// Tests for storage/url.h: which spellings are one URL, which URLs are
+// Tests for url/url.h: which spellings are one URL, which URLs are
 // refused and why, and which site a host belongs to.
-#include "storage/url.h"
+#include "url/url.h"
 
 #include <gtest/gtest.h>
 

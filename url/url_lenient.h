@@ -8,7 +8,7 @@
 #include <string>
 #include <string_view>
 
-#include "storage/status.h"
+#include "util/status.h"
 
 namespace frontier::url_internal {
 

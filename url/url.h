@@ -31,7 +31,7 @@
 #include <string>
 #include <string_view>
 
-#include "storage/status.h"
+#include "util/status.h"
 
 namespace frontier {
 

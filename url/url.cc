@@ -3,7 +3,7 @@
 // url_host.cc (IDN, IPv4, IPv6 hosts); this file joins them, keeps the fast
 // path for URLs that are plainly normal already, and finds a host's site
 // with libpsl.
-#include "storage/url.h"
+#include "url/url.h"
 
 #include <libpsl.h>
 
@@ -11,9 +11,9 @@
 #include <string>
 #include <string_view>
 
-#include "storage/url_host.h"
-#include "storage/url_lenient.h"
-#include "storage/url_text.h"
+#include "url/url_host.h"
+#include "url/url_lenient.h"
+#include "url/url_text.h"
 
 namespace frontier {
 namespace {

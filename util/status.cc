@@ -1,4 +1,4 @@
-#include "storage/status.h"
+#include "util/status.h"
 
 namespace frontier {
 

@@ -4,7 +4,7 @@
 // Error messages quote the host as the client wrote it, never a decoded
 // form (a decoded "%0A" would put a line break into a RESP error line),
 // with its control bytes written "\xNN".
-#include "storage/url_host.h"
+#include "url/url_host.h"
 
 #include <arpa/inet.h>
 #include <idn2.h>
@@ -19,7 +19,7 @@
 #include <string_view>
 #include <vector>
 
-#include "storage/url_text.h"
+#include "url/url_text.h"
 
 namespace frontier::url_internal {
 namespace {
