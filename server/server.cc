@@ -112,6 +112,16 @@ Status Server::Listen() {
     }
     http_ = std::move(http).value();
   }
+  if (config_.urlfrontier_port != 0) {
+    InternalClients& clients = *this;
+    auto door = UrlFrontierDoor::Start(base_.get(), config_, clients);
+    if (!door.ok()) {
+      listeners_.clear();
+      http_.reset();
+      return door.status();
+    }
+    urlfrontier_ = std::move(door).value();
+  }
   stats_.tcp_port = port_;
   return Status::OK();
 }
@@ -350,6 +360,8 @@ void Server::BeginShutdown(bool nosave, const char* why) {
   nosave_ = nosave;
   listeners_.clear();  // stop accepting at once
   http_.reset();
+  // Its calls end now (within a fraction of a second), open streams too.
+  if (urlfrontier_) urlfrontier_->Stop();
 }
 
 void Server::DrainOutputs() {
@@ -411,6 +423,7 @@ void Server::Close(Connection& conn) {
   conn.StopReading();
   blocked_.Remove(conn.id());
   pubsub_.RemoveClient(conn.id());
+  conn.NotifyClosed();
   closed_.push_back(conn.id());
   UpdateClientCounts();
 }
