@@ -29,8 +29,9 @@ class ReplySink {
   virtual ~ReplySink() = default;
   // Released replies (durable, as a socket client's), in order.
   virtual void Deliver(std::string bytes) = 0;
-  // The connection was closed; nothing more comes.
-  virtual void Closed() = 0;
+  // The connection was closed; nothing more comes. `why` is "" for an
+  // ordinary close, or the error that refused the client (protected mode).
+  virtual void Closed(std::string_view why) = 0;
 };
 
 // What a connection reports to the event loop that owns it.
@@ -81,7 +82,7 @@ class Connection {
   bool internal() const { return sink_ != nullptr; }
   // An internal client's sink hears that it is closed (Server::Close).
   void NotifyClosed() {
-    if (sink_) sink_->Closed();
+    if (sink_) sink_->Closed("");
   }
   // Why the connection failed (for OnDisconnected's log line); "" if
   // nothing says. See ConnectionType::DescribeError.

@@ -7,6 +7,8 @@
 // on the loop thread: the door posts to it through its LoopInbox.
 #pragma once
 
+#include <sys/socket.h>
+
 #include <cstdint>
 #include <memory>
 #include <string>
@@ -19,12 +21,13 @@ namespace frontier {
 class InternalClients {
  public:
   virtual ~InternalClients() = default;
-  // A new internal client named `address` (CLIENT LIST's addr), with a
-  // socket client's authentication state (logged in as admin when the
-  // server requires no AUTH). Returns its id; 0 when the server is
-  // stopping (then `sink` is told Closed() at once).
+  // A new internal client named `address` (CLIENT LIST's addr) for a
+  // caller at `peer` (nullptr if not known), with a socket client's
+  // authentication state (logged in as admin when the server requires no
+  // AUTH). Returns its id; 0 when the server is stopping or protected mode
+  // refuses `peer` (then `sink` is told Closed() at once, with the reason).
   virtual uint64_t OpenInternal(std::shared_ptr<ReplySink> sink,
-                                std::string address) = 0;
+                                std::string address, const sockaddr* peer) = 0;
   // Request bytes for client `id`, run as a socket client's input would
   // be (after its held replies, in order). Nothing for a closed client.
   virtual void FeedInternal(uint64_t id, std::string_view bytes) = 0;

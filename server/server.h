@@ -186,8 +186,8 @@ class Server : private ConnectionEvents,
   void Deliver(uint64_t client, std::string_view resp) override;
 
   // InternalClients, for the URL Frontier door (server_internal.cc).
-  uint64_t OpenInternal(std::shared_ptr<ReplySink> sink,
-                        std::string address) override;
+  uint64_t OpenInternal(std::shared_ptr<ReplySink> sink, std::string address,
+                        const sockaddr* peer) override;
   void FeedInternal(uint64_t id, std::string_view bytes) override;
   void CloseInternal(uint64_t id) override;
 

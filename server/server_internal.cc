@@ -2,15 +2,26 @@
 // without a socket for the URL Frontier door. Part of the Server class.
 #include "server/auth.h"
 #include "server/clock.h"
+#include "server/errors.h"
 #include "server/log.h"
 #include "server/server.h"
 
 namespace frontier {
 
 uint64_t Server::OpenInternal(std::shared_ptr<ReplySink> sink,
-                              std::string address) {
+                              std::string address, const sockaddr* peer) {
   if (stopping_) {
-    sink->Closed();
+    sink->Closed("");
+    return 0;
+  }
+  // As Admit() for a socket client; a peer of unknown address is not
+  // loopback.
+  sockaddr unknown{};
+  unknown.sa_family = AF_UNSPEC;
+  if (ProtectedModeRefuses(config_, peer != nullptr ? peer : &unknown)) {
+    Log(LogLevel::kVerbose,
+        "Refused %s: protected mode, and no password is set", address.c_str());
+    sink->Closed(errors::kDenied);
     return 0;
   }
   const uint64_t id = ++next_client_id_;

@@ -1,7 +1,9 @@
 #include "server/urlfrontier_door.h"
 
+#include <arpa/inet.h>
 #include <grpcpp/security/server_credentials.h>
 #include <grpcpp/server_builder.h>
+#include <netinet/in.h>
 
 #include <chrono>
 #include <utility>
@@ -19,6 +21,29 @@ constexpr auto kShutdownGrace = std::chrono::milliseconds(300);
 std::string GrpcAddress(const std::string& host, int port) {
   const bool v6 = host.find(':') != std::string::npos;
   return (v6 ? "[" + host + "]" : host) + ":" + std::to_string(port);
+}
+
+// gRPC's peer text ("ipv4:127.0.0.1:5000", "ipv6:[::1]:5000", after
+// the "grpc:" the Service puts first) as an address, for protected mode.
+// False for anything else.
+bool ParsePeer(std::string_view peer, sockaddr_storage* out) {
+  if (peer.substr(0, 5) == "grpc:") peer.remove_prefix(5);
+  std::string host;
+  if (peer.substr(0, 5) == "ipv4:") {
+    peer.remove_prefix(5);
+    host = std::string(peer.substr(0, peer.rfind(':')));
+    auto* in = reinterpret_cast<sockaddr_in*>(out);
+    in->sin_family = AF_INET;
+    return inet_pton(AF_INET, host.c_str(), &in->sin_addr) == 1;
+  }
+  if (peer.substr(0, 6) == "ipv6:[") {
+    peer.remove_prefix(6);
+    host = std::string(peer.substr(0, peer.find(']')));
+    auto* in6 = reinterpret_cast<sockaddr_in6*>(out);
+    in6->sin6_family = AF_INET6;
+    return inet_pton(AF_INET6, host.c_str(), &in6->sin6_addr) == 1;
+  }
+  return false;
 }
 
 }  // namespace
@@ -42,12 +67,14 @@ class UrlFrontierDoor::Sink : public ReplySink {
       if (auto r = receiver.lock()) r->OnReplies(std::move(bytes));
     });
   }
-  void Closed() override {
-    thread_->Post([receiver = receiver_] {
-      if (auto r = receiver.lock()) {
-        r->OnClosed(grpc::Status(grpc::StatusCode::UNAVAILABLE,
-                                 "the server closed the call's client"));
-      }
+  void Closed(std::string_view why) override {
+    grpc::Status status =
+        why.empty() ? grpc::Status(grpc::StatusCode::UNAVAILABLE,
+                                   "the server closed the call's client")
+                    : grpc::Status(grpc::StatusCode::PERMISSION_DENIED,
+                                   std::string(why));
+    thread_->Post([receiver = receiver_, status = std::move(status)] {
+      if (auto r = receiver.lock()) r->OnClosed(status);
     });
   }
 
@@ -139,10 +166,14 @@ std::unique_ptr<urlfrontier::CommandTransport> UrlFrontierDoor::Open(
     receivers_.push_back(receiver);
   }
   InternalClients* clients = &clients_;
+  sockaddr_storage addr{};
+  const bool known = ParsePeer(peer, &addr);
   // Posted before any of its Send()s: the inbox runs closures in order.
-  Post([clients, slot, sink = std::move(sink),
-        peer = std::move(peer)]() mutable {
-    slot->id = clients->OpenInternal(std::move(sink), std::move(peer));
+  Post([clients, slot, sink = std::move(sink), peer = std::move(peer), addr,
+        known]() mutable {
+    slot->id = clients->OpenInternal(
+        std::move(sink), std::move(peer),
+        known ? reinterpret_cast<const sockaddr*>(&addr) : nullptr);
   });
   return std::make_unique<Transport>(this, std::move(slot));
 }

@@ -349,6 +349,25 @@ class UrlFrontierTest(unittest.TestCase):
         self.assertEqual(caught.exception.code(),
                          grpc.StatusCode.UNIMPLEMENTED)
 
+    def test_passwords_come_in_call_metadata(self):
+        self.start("--requirepass", "s3cret")
+        with self.assertRaises(grpc.RpcError) as caught:
+            self.stub.ListCrawls(pb.Local(), timeout=10)
+        self.assertEqual(caught.exception.code(),
+                         grpc.StatusCode.UNAUTHENTICATED)
+        wrong = (("user", "default"), ("password", "nope"))
+        acks = list(self.stub.PutURLs(
+            iter([discovered("https://example.com/")]), metadata=wrong,
+            timeout=10))
+        self.assertEqual([a.status for a in acks], [pb.AckMessage.FAIL])
+        right = (("user", "default"), ("password", "s3cret"))
+        acks = list(self.stub.PutURLs(
+            iter([discovered("https://example.com/")]), metadata=right,
+            timeout=10))
+        self.assertEqual([a.status for a in acks], [pb.AckMessage.OK])
+        crawls = self.stub.ListCrawls(pb.Local(), metadata=right, timeout=10)
+        self.assertEqual(list(crawls.values), ["DEFAULT"])
+
     # --- Durability, shutdown ----------------------------------------------
 
     def test_acked_urls_survive_kill_9(self):
