@@ -55,6 +55,8 @@ class Service final : public ::urlfrontier::URLFrontier::CallbackService {
                      ::urlfrontier::Empty* reply) override;
   Unary* GetURLStatus(Ctx* ctx, const ::urlfrontier::URLStatusRequest* request,
                       ::urlfrontier::URLItem* reply) override;
+  Unary* ListQueues(Ctx* ctx, const ::urlfrontier::Pagination* request,
+                    ::urlfrontier::QueueList* reply) override;
   Unary* CountURLs(Ctx* ctx, const ::urlfrontier::CountUrlParams* request,
                    ::urlfrontier::Long* reply) override;
 

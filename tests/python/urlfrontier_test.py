@@ -318,6 +318,28 @@ class UrlFrontierTest(unittest.TestCase):
         self.assertEqual(self.stub.CountURLs(pb.CountUrlParams(),
                                              timeout=10).value, 1)
 
+    def test_list_queues_pages_the_active_sites(self):
+        self.start()
+        sites = [f"site{i:02d}.example" for i in range(25)]
+        self.put([discovered(f"https://{s}/") for s in sites])
+        self.stub.BlockQueueUntil(
+            pb.BlockQueueParams(key=sites[0], time=int(time.time()) + 3600),
+            timeout=10)
+        first = self.stub.ListQueues(pb.Pagination(size=10), timeout=10)
+        self.assertEqual((first.total, first.start, first.size),
+                         (24, 0, 10))
+        rest = self.stub.ListQueues(pb.Pagination(start=10, size=100),
+                                    timeout=10)
+        self.assertEqual((rest.total, rest.size), (24, 14))
+        self.assertCountEqual(list(first.values) + list(rest.values),
+                              sites[1:])  # the blocked one is inactive
+        every = self.stub.ListQueues(pb.Pagination(include_inactive=True),
+                                     timeout=10)
+        self.assertCountEqual(every.values, sites)
+        other = self.stub.ListQueues(pb.Pagination(crawlID="empty"),
+                                     timeout=10)
+        self.assertEqual((other.total, list(other.values)), (0, []))
+
     def test_put_discovered_acks_each_batch(self):
         self.start()
         # The crawl exists beforehand: a crawl created in the same pass as
