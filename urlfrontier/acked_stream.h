@@ -21,6 +21,7 @@
 #include <vector>
 
 #include "urlfrontier/caller.h"
+#include "urlfrontier/reactor_pins.h"
 
 namespace frontier::urlfrontier {
 
@@ -58,8 +59,8 @@ class AckedStream : public grpc::ServerBidiReactor<In, Out> {
     {
       std::lock_guard<std::mutex> lock(mu_);
       ++in_flight_;
-      ++pins_;
     }
+    pins_.Pin();
     caller_->Call(
         std::move(work.commands),
         [this, answer = std::move(work.answer)](
@@ -94,13 +95,7 @@ class AckedStream : public grpc::ServerBidiReactor<In, Out> {
   }
 
   void OnDone() override {
-    bool last;
-    {
-      std::lock_guard<std::mutex> lock(mu_);
-      done_ = true;
-      last = pins_ == 0;
-    }
-    if (last) delete this;
+    if (pins_.Done()) delete this;
   }
 
  private:
@@ -108,7 +103,6 @@ class AckedStream : public grpc::ServerBidiReactor<In, Out> {
   // failed).
   void Answered(Out out) {
     bool read_on = false;
-    bool last = false;
     {
       std::unique_lock<std::mutex> lock(mu_);
       --in_flight_;
@@ -125,11 +119,7 @@ class AckedStream : public grpc::ServerBidiReactor<In, Out> {
     if (read_on) this->StartRead(&in_);
     // Unpinned last: until here OnDone (which the write or the read above
     // may bring about) must not delete the reactor.
-    {
-      std::lock_guard<std::mutex> lock(mu_);
-      last = --pins_ == 0 && done_;
-    }
-    if (last) delete this;
+    if (pins_.Unpin()) delete this;
   }
 
   // With the lock: starts writing the next answer, or finishes when all
@@ -165,15 +155,14 @@ class AckedStream : public grpc::ServerBidiReactor<In, Out> {
   Translate translate_;
   In in_;  // the read buffer: one read at a time
 
+  ReactorPins pins_;
   std::mutex mu_;
   std::deque<Out> out_;   // answers to write; the front one is being written
   size_t in_flight_ = 0;  // read, not yet answered
-  size_t pins_ = 0;       // batches the Caller still owes an answer
   bool reading_ = false;  // a read is outstanding
   bool reads_done_ = false;
   bool writing_ = false;
   bool finished_ = false;  // Finish() called
-  bool done_ = false;      // OnDone() called
 };
 
 }  // namespace frontier::urlfrontier

@@ -5,6 +5,7 @@
 #include <mutex>
 
 #include "urlfrontier/convert.h"
+#include "urlfrontier/reactor_pins.h"
 #include "urlfrontier/service.h"
 
 namespace frontier::urlfrontier {
@@ -64,13 +65,7 @@ class GetUrlsReactor : public grpc::ServerWriteReactor<pb::URLInfo> {
   }
 
   void OnDone() override {
-    bool last;
-    {
-      std::lock_guard<std::mutex> lock(mu_);
-      done_ = true;
-      last = pins_ == 0;
-    }
-    if (last) delete this;
+    if (pins_.Done()) delete this;
   }
 
  private:
@@ -125,17 +120,9 @@ class GetUrlsReactor : public grpc::ServerWriteReactor<pb::URLInfo> {
     Finish(std::move(status));
   }
 
-  void Pin() {
-    std::lock_guard<std::mutex> lock(mu_);
-    ++pins_;
-  }
+  void Pin() { pins_.Pin(); }
   void Unpin() {
-    bool last;
-    {
-      std::lock_guard<std::mutex> lock(mu_);
-      last = --pins_ == 0 && done_;
-    }
-    if (last) delete this;
+    if (pins_.Unpin()) delete this;
   }
 
   std::shared_ptr<Caller> caller_;
@@ -148,10 +135,9 @@ class GetUrlsReactor : public grpc::ServerWriteReactor<pb::URLInfo> {
   std::deque<pb::URLInfo> popped_;
   size_t next_write_ = 0;
 
+  ReactorPins pins_;
   std::mutex mu_;
-  size_t pins_ = 0;
   bool finished_ = false;
-  bool done_ = false;
 };
 
 }  // namespace

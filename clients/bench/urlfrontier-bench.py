@@ -17,7 +17,6 @@ import argparse
 import os
 import shutil
 import statistics
-import subprocess
 import sys
 import tempfile
 import time
@@ -28,23 +27,9 @@ import redis
 ROOT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..")
 sys.path.insert(0, os.path.join(ROOT, "tests", "python"))
 import servers  # noqa: E402
+import urlfrontier_stubs  # noqa: E402
 
 pb = rpc = None
-
-
-def stubs(out_dir):
-    proto = os.path.join(ROOT, "proto")
-    subprocess.run([
-        "protoc", "-I", proto, "--python_out=" + out_dir,
-        "--grpc_out=" + out_dir,
-        "--plugin=protoc-gen-grpc=" + shutil.which("grpc_python_plugin"),
-        os.path.join(proto, "urlfrontier.proto")
-    ], check=True)
-    sys.path.insert(0, out_dir)
-    global pb, rpc
-    import urlfrontier_pb2
-    import urlfrontier_pb2_grpc
-    pb, rpc = urlfrontier_pb2, urlfrontier_pb2_grpc
 
 
 def urls(n):
@@ -131,6 +116,7 @@ def get_resp(f, n):
 
 
 def main():
+    global pb, rpc
     ap = argparse.ArgumentParser()
     ap.add_argument("binary")
     ap.add_argument("--urls", type=int, default=10000)
@@ -138,7 +124,7 @@ def main():
     args = ap.parse_args()
     stub_dir = tempfile.mkdtemp(prefix="urlfrontier-bench-")
     try:
-        stubs(stub_dir)
+        pb, rpc = urlfrontier_stubs.generate(stub_dir)
         batch = urls(args.urls)
         results = {}
 

@@ -15,7 +15,6 @@ directory with protoc and grpc_python_plugin (protobuf-compiler-grpc).
 import os
 import queue
 import shutil
-import subprocess
 import sys
 import tempfile
 import threading
@@ -26,29 +25,14 @@ import grpc
 import redis
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-PROTO_DIR = os.path.join(HERE, "..", "..", "proto")
 sys.path.insert(0, HERE)
 
 import servers  # noqa: E402
+import urlfrontier_stubs  # noqa: E402
 
 BINARY = None
 pb = None
 rpc = None
-
-
-def generate_stubs(out_dir):
-    """urlfrontier_pb2 and urlfrontier_pb2_grpc from the project's proto."""
-    subprocess.run([
-        "protoc", "-I", PROTO_DIR, "--python_out=" + out_dir,
-        "--grpc_out=" + out_dir,
-        "--plugin=protoc-gen-grpc=" + shutil.which("grpc_python_plugin"),
-        os.path.join(PROTO_DIR, "urlfrontier.proto")
-    ], check=True)
-    sys.path.insert(0, out_dir)
-    global pb, rpc
-    import urlfrontier_pb2
-    import urlfrontier_pb2_grpc
-    pb, rpc = urlfrontier_pb2, urlfrontier_pb2_grpc
 
 
 def discovered(url, crawl="", metadata=None, item_id=""):
@@ -449,7 +433,7 @@ if __name__ == "__main__":
     BINARY = sys.argv.pop(1)
     stub_dir = tempfile.mkdtemp(prefix="urlfrontier-stubs-")
     try:
-        generate_stubs(stub_dir)
+        pb, rpc = urlfrontier_stubs.generate(stub_dir)
         unittest.main()
     finally:
         shutil.rmtree(stub_dir, ignore_errors=True)
