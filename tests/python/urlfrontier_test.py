@@ -390,6 +390,49 @@ class UrlFrontierTest(unittest.TestCase):
             self.assertIsNotNone(info, url)
             self.assertEqual(field_map(info)["data"], f"n\t{i}\n".encode())
 
+    def test_two_concurrent_gets_take_one_url_per_site(self):
+        # One loop decides: a site gives one URL per delay window however
+        # many GetURLs ask at once (the reference's politeness raced here).
+        self.start("--politeness-delay", "30")
+        sites = [f"site{i}.example" for i in range(10)]
+        self.put([discovered(f"https://{s}/{n}") for s in sites
+                  for n in range(3)])
+        results = [None, None]
+
+        def get(k):
+            results[k] = self.get(max_queues=100, max_urls_per_queue=3)
+
+        threads = [threading.Thread(target=get, args=(k,)) for k in (0, 1)]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join(timeout=30)
+        got = [u.key for r in results for u in r]
+        self.assertCountEqual(got, sites)  # each site once, in all
+
+    def test_blocks_delays_and_leases_survive_kill_9(self):
+        server = self.start()
+        self.put([discovered("https://blocked.example/"),
+                  discovered("https://leased.example/")])
+        self.stub.BlockQueueUntil(
+            pb.BlockQueueParams(key="blocked.example",
+                                time=int(time.time()) + 3600), timeout=10)
+        self.stub.SetDelay(pb.QueueDelayParams(key="leased.example",
+                                               delay_requestable=9),
+                           timeout=10)
+        self.assertEqual([u.url for u in self.get(delay_requestable=600)],
+                         ["https://leased.example/"])
+        server.proc.kill()
+        server.proc.wait(timeout=10)
+        self.start()
+        self.assertEqual(self.get(), [])  # still blocked, still leased
+        site = field_map(self.resp.execute_command("SITE", "INFO",
+                                                   "leased.example"))
+        self.assertEqual((site["delay"], site["leased"]), (b"9", b"1"))
+        site = field_map(self.resp.execute_command("SITE", "INFO",
+                                                   "blocked.example"))
+        self.assertGreater(float(site["blocked-until"]), time.time() + 3000)
+
     def test_shutdown_with_an_open_stream_ends_within_a_second(self):
         server = self.start()
         items = queue.Queue()
