@@ -121,6 +121,7 @@ Status Server::Listen() {
       return door.status();
     }
     urlfrontier_ = std::move(door).value();
+    stats_.urlfrontier = &urlfrontier_->rpc_stats();
   }
   stats_.tcp_port = port_;
   return Status::OK();

@@ -122,6 +122,7 @@ StatusOr<std::unique_ptr<UrlFrontierDoor>> UrlFrontierDoor::Start(
   }
   urlfrontier::ServiceOptions options;
   options.channel = door.get();
+  options.stats = &door->rpc_stats_;
   options.node = GrpcAddress(config.bind.empty() ? "127.0.0.1" : config.bind[0],
                              config.urlfrontier_port);
   door->service_ = std::make_unique<urlfrontier::Service>(std::move(options));

@@ -24,6 +24,7 @@
 #include "storage/status.h"
 #include "urlfrontier/caller.h"
 #include "urlfrontier/reply_thread.h"
+#include "urlfrontier/rpc_stats.h"
 #include "urlfrontier/service.h"
 
 namespace frontier {
@@ -40,6 +41,8 @@ class UrlFrontierDoor : private urlfrontier::CommandChannel {
 
   // The port bound.
   int port() const { return port_; }
+  // Calls, errors and open calls per rpc (INFO, /metrics).
+  const urlfrontier::RpcStats& rpc_stats() const { return rpc_stats_; }
   // Ends every call within a fraction of a second: waiting calls fail
   // (UNAVAILABLE), streams end, the gRPC server shuts down and its threads
   // are joined. The loop must not be needed meanwhile: it is the caller.
@@ -62,6 +65,7 @@ class UrlFrontierDoor : private urlfrontier::CommandChannel {
   InternalClients& clients_;
   LoopInbox inbox_;
   urlfrontier::ReplyThread replies_;
+  urlfrontier::RpcStats rpc_stats_;  // before service_, which counts in it
   std::unique_ptr<urlfrontier::Service> service_;
   std::unique_ptr<grpc::Server> server_;
   int port_ = 0;

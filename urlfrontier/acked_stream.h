@@ -22,6 +22,7 @@
 
 #include "urlfrontier/caller.h"
 #include "urlfrontier/reactor_pins.h"
+#include "urlfrontier/rpc_stats.h"
 
 namespace frontier::urlfrontier {
 
@@ -38,11 +39,15 @@ class AckedStream : public grpc::ServerBidiReactor<In, Out> {
   // Translates one message read; called on a gRPC thread, in order.
   using Translate = std::function<Work(In&)>;
 
+  // Counts the call as one of `rpc` in `stats`, which must outlive it.
   AckedStream(std::shared_ptr<Caller> caller, size_t max_in_flight,
-              Translate translate)
+              RpcStats* stats, Rpc rpc, Translate translate)
       : caller_(std::move(caller)),
         max_in_flight_(max_in_flight),
+        stats_(stats),
+        rpc_(rpc),
         translate_(std::move(translate)) {
+    stats_->Started(rpc_);
     reading_ = true;
     this->StartRead(&in_);
   }
@@ -147,11 +152,14 @@ class AckedStream : public grpc::ServerBidiReactor<In, Out> {
     if (finished_) return;
     finished_ = true;
     lock.unlock();
+    stats_->Ended(rpc_, status.ok());
     this->Finish(std::move(status));
   }
 
   std::shared_ptr<Caller> caller_;
   const size_t max_in_flight_;
+  RpcStats* const stats_;
+  const Rpc rpc_;
   Translate translate_;
   In in_;  // the read buffer: one read at a time
 

@@ -18,8 +18,11 @@ constexpr uint64_t kMaxUrlsPerCall = 10000;
 
 class GetUrlsReactor : public grpc::ServerWriteReactor<pb::URLInfo> {
  public:
-  GetUrlsReactor(std::shared_ptr<Caller> caller, const pb::GetParams& params)
-      : caller_(std::move(caller)) {
+  // Counts the call in `stats`, which must outlive it.
+  GetUrlsReactor(std::shared_ptr<Caller> caller, RpcStats* stats,
+                 const pb::GetParams& params)
+      : caller_(std::move(caller)), stats_(stats) {
+    stats_->Started(Rpc::kGetURLs);
     const uint64_t queues =
         params.max_queues() == 0 ? kDefaultQueues : params.max_queues();
     const uint64_t per_queue =
@@ -27,8 +30,8 @@ class GetUrlsReactor : public grpc::ServerWriteReactor<pb::URLInfo> {
     wanted_ = std::min(queues * per_queue, kMaxUrlsPerCall);
     lease_ = params.delay_requestable();
     if (!params.key().empty()) {
-      Finish(grpc::Status(grpc::StatusCode::UNIMPLEMENTED,
-                          "GetURLs for one queue (key) is not built"));
+      End(grpc::Status(grpc::StatusCode::UNIMPLEMENTED,
+                       "GetURLs for one queue (key) is not built"));
       return;
     }
     if (params.item_case() == pb::GetParams::kAnyCrawlID) {
@@ -117,6 +120,7 @@ class GetUrlsReactor : public grpc::ServerWriteReactor<pb::URLInfo> {
       if (finished_) return;
       finished_ = true;
     }
+    stats_->Ended(Rpc::kGetURLs, status.ok());
     Finish(std::move(status));
   }
 
@@ -126,6 +130,7 @@ class GetUrlsReactor : public grpc::ServerWriteReactor<pb::URLInfo> {
   }
 
   std::shared_ptr<Caller> caller_;
+  RpcStats* const stats_;
   uint64_t wanted_ = 0;
   uint32_t lease_ = 0;
   // Touched by one thread at a time: the batches run one after the other,
@@ -144,7 +149,7 @@ class GetUrlsReactor : public grpc::ServerWriteReactor<pb::URLInfo> {
 
 grpc::ServerWriteReactor<pb::URLInfo>* Service::GetURLs(
     Ctx* ctx, const pb::GetParams* request) {
-  return new GetUrlsReactor(OpenCaller(ctx), *request);
+  return new GetUrlsReactor(OpenCaller(ctx), options_.stats, *request);
 }
 
 }  // namespace frontier::urlfrontier

@@ -17,9 +17,11 @@ constexpr uint32_t kDefaultPageSize = 100;
 
 class QueueScan : public std::enable_shared_from_this<QueueScan> {
  public:
-  QueueScan(std::shared_ptr<Caller> caller, grpc::ServerUnaryReactor* reactor,
-            const pb::Pagination& request, pb::QueueList* reply)
+  QueueScan(std::shared_ptr<Caller> caller, RpcStats* stats,
+            grpc::ServerUnaryReactor* reactor, const pb::Pagination& request,
+            pb::QueueList* reply)
       : caller_(std::move(caller)),
+        stats_(stats),
         reactor_(reactor),
         reply_(reply),
         crawl_(CrawlName(request.crawlid())),
@@ -56,7 +58,7 @@ class QueueScan : public std::enable_shared_from_this<QueueScan> {
       s = grpc::Status(grpc::StatusCode::INTERNAL, "unexpected SITE LIST");
     }
     if (!s.ok()) {
-      reactor_->Finish(s);
+      End(s);
       return;
     }
     for (const RespValue& site : page.elements[1].elements) {
@@ -70,14 +72,20 @@ class QueueScan : public std::enable_shared_from_this<QueueScan> {
       if (++filter_ == filters_.size()) {
         reply_->set_total(total_);
         reply_->set_size(static_cast<uint32_t>(reply_->values_size()));
-        reactor_->Finish(grpc::Status::OK);
+        End(grpc::Status::OK);
         return;
       }
     }
     Next(false);
   }
 
+  void End(const grpc::Status& status) {
+    stats_->Ended(Rpc::kListQueues, status.ok());
+    reactor_->Finish(status);
+  }
+
   std::shared_ptr<Caller> caller_;
+  RpcStats* stats_;
   grpc::ServerUnaryReactor* reactor_;
   pb::QueueList* reply_;
   const std::string crawl_;
@@ -94,7 +102,9 @@ class QueueScan : public std::enable_shared_from_this<QueueScan> {
 Service::Unary* Service::ListQueues(Ctx* ctx, const pb::Pagination* request,
                                     pb::QueueList* reply) {
   Unary* reactor = ctx->DefaultReactor();
-  std::make_shared<QueueScan>(OpenCaller(ctx), reactor, *request, reply)
+  options_.stats->Started(Rpc::kListQueues);
+  std::make_shared<QueueScan>(OpenCaller(ctx), options_.stats, reactor,
+                              *request, reply)
       ->Next(true);
   return reactor;
 }

@@ -104,7 +104,8 @@ grpc::ServerBidiReactor<pb::URLItem, pb::AckMessage>* Service::PutURLs(
   using Stream = AckedStream<pb::URLItem, pb::AckMessage>;
   auto crawls = std::make_shared<CrawlTracker>();
   return new Stream(
-      OpenCaller(ctx), options_.max_in_flight, [crawls](pb::URLItem& item) {
+      OpenCaller(ctx), options_.max_in_flight, options_.stats, Rpc::kPutURLs,
+      [crawls](pb::URLItem& item) {
         const pb::URLInfo& info =
             item.has_known() ? item.known().info() : item.discovered().info();
         std::string id = item.id().empty() ? info.url() : item.id();
@@ -145,8 +146,8 @@ grpc::ServerBidiReactor<pb::URLItem, pb::AckMessage>* Service::PutURLs(
 grpc::ServerBidiReactor<pb::DiscoveredBatch, pb::BatchAck>*
 Service::PutDiscovered(Ctx* ctx) {
   using Stream = AckedStream<pb::DiscoveredBatch, pb::BatchAck>;
-  return new Stream(OpenCaller(ctx), options_.max_in_flight,
-                    [](pb::DiscoveredBatch& batch) {
+  return new Stream(OpenCaller(ctx), options_.max_in_flight, options_.stats,
+                    Rpc::kPutDiscovered, [](pb::DiscoveredBatch& batch) {
                       // One MADD per crawl met in the batch, in order; each
                       // URL's status is its element of its MADD's reply.
                       Stream::Work work;

@@ -57,18 +57,30 @@ std::shared_ptr<Caller> Service::OpenCaller(Ctx* ctx) {
 }
 
 Service::Unary* Service::RunUnary(
-    Ctx* ctx, Commands commands,
+    Ctx* ctx, Rpc rpc, Commands commands,
     std::function<grpc::Status(std::vector<RespValue>&)> fill) {
   Unary* reactor = ctx->DefaultReactor();
+  RpcStats* stats = options_.stats;
+  stats->Started(rpc);
   std::shared_ptr<Caller> caller = OpenCaller(ctx);
   // The continuation holds the Caller: it lives until the answer is in.
   caller->Call(
       std::move(commands),
-      [reactor, caller, fill = std::move(fill)](
+      [reactor, caller, stats, rpc, fill = std::move(fill)](
           const grpc::Status& status, std::vector<RespValue>& replies) mutable {
-        reactor->Finish(status.ok() ? fill(replies) : status);
+        const grpc::Status result = status.ok() ? fill(replies) : status;
+        stats->Ended(rpc, result.ok());
+        reactor->Finish(result);
         caller.reset();
       });
+  return reactor;
+}
+
+Service::Unary* Service::Answer(Ctx* ctx, Rpc rpc, grpc::Status status) {
+  options_.stats->Started(rpc);
+  options_.stats->Ended(rpc, status.ok());
+  Unary* reactor = ctx->DefaultReactor();
+  reactor->Finish(status);
   return reactor;
 }
 
@@ -77,14 +89,12 @@ Service::Unary* Service::ListNodes(Ctx* ctx, const ::urlfrontier::Empty*,
   // One node: frontierd's replicas follow it, they serve no frontier of
   // their own.
   reply->add_values(options_.node);
-  Unary* reactor = ctx->DefaultReactor();
-  reactor->Finish(grpc::Status::OK);
-  return reactor;
+  return Answer(ctx, Rpc::kListNodes, grpc::Status::OK);
 }
 
 Service::Unary* Service::ListCrawls(Ctx* ctx, const ::urlfrontier::Local*,
                                     ::urlfrontier::StringList* reply) {
-  return RunUnary(ctx, {{"CRAWL", "LIST"}},
+  return RunUnary(ctx, Rpc::kListCrawls, {{"CRAWL", "LIST"}},
                   [reply](std::vector<RespValue>& replies) {
                     if (replies[0].is_error()) {
                       return StatusOfError(replies[0]);
@@ -101,7 +111,8 @@ Service::Unary* Service::DeleteCrawl(
     ::urlfrontier::Long* reply) {
   const std::string crawl = CrawlName(request->value());
   // Counted and deleted in one batch: nothing of this client runs between.
-  return RunUnary(ctx, {{"CRAWL", "INFO", crawl}, {"CRAWL", "DELETE", crawl}},
+  return RunUnary(ctx, Rpc::kDeleteCrawl,
+                  {{"CRAWL", "INFO", crawl}, {"CRAWL", "DELETE", crawl}},
                   [reply](std::vector<RespValue>& replies) {
                     if (replies[1].is_error()) return StatusOfError(replies[1]);
                     // An unknown crawl deletes nothing: 0 URLs, as the
@@ -118,7 +129,7 @@ Service::Unary* Service::GetStats(
   const std::string crawl = CrawlName(request->crawlid());
   reply->set_crawlid(request->crawlid());
   if (request->key().empty()) {
-    return RunUnary(ctx, {{"CRAWL", "INFO", crawl}},
+    return RunUnary(ctx, Rpc::kGetStats, {{"CRAWL", "INFO", crawl}},
                     [reply](std::vector<RespValue>& replies) {
                       if (replies[0].is_error()) {
                         return StatusOfError(replies[0]);
@@ -127,7 +138,8 @@ Service::Unary* Service::GetStats(
                       return grpc::Status::OK;
                     });
   }
-  return RunUnary(ctx, {{"CRAWL", crawl}, {"SITE", "INFO", request->key()}},
+  return RunUnary(ctx, Rpc::kGetStats,
+                  {{"CRAWL", crawl}, {"SITE", "INFO", request->key()}},
                   [reply](std::vector<RespValue>& replies) {
                     grpc::Status s = FirstError(replies);
                     if (!s.ok()) return s;
@@ -141,7 +153,7 @@ Service::Unary* Service::DeleteQueue(
     Ctx* ctx, const ::urlfrontier::QueueWithinCrawlParams* request,
     ::urlfrontier::Long* reply) {
   return RunUnary(
-      ctx,
+      ctx, Rpc::kDeleteQueue,
       {{"CRAWL", CrawlName(request->crawlid())},
        {"SITE", "DELETE", request->key()}},
       [reply](std::vector<RespValue>& replies) {
@@ -161,7 +173,7 @@ Service::Unary* Service::BlockQueueUntil(
   const int64_t secs =
       until == 0 ? 0 : std::max<int64_t>(until - NowSeconds(), 0);
   return RunUnary(
-      ctx,
+      ctx, Rpc::kBlockQueueUntil,
       {{"CRAWL", CrawlName(request->crawlid())},
        {"SITE", "BLOCK", request->key(), std::to_string(secs)}},
       [](std::vector<RespValue>& replies) { return FirstError(replies); });
@@ -177,7 +189,8 @@ Service::Unary* Service::SetDelay(
           ? Caller::Command{"CONFIG", "SET", "politeness-delay", secs}
           : Caller::Command{"SITE", "DELAY", request->key(), secs};
   return RunUnary(
-      ctx, {{"CRAWL", CrawlName(request->crawlid())}, std::move(command)},
+      ctx, Rpc::kSetDelay,
+      {{"CRAWL", CrawlName(request->crawlid())}, std::move(command)},
       [](std::vector<RespValue>& replies) { return FirstError(replies); });
 }
 
@@ -203,7 +216,7 @@ Service::Unary* Service::SetLogLevel(
       break;
   }
   return RunUnary(
-      ctx, {{"CONFIG", "SET", "loglevel", level}},
+      ctx, Rpc::kSetLogLevel, {{"CONFIG", "SET", "loglevel", level}},
       [](std::vector<RespValue>& replies) { return FirstError(replies); });
 }
 
@@ -211,25 +224,24 @@ Service::Unary* Service::GetURLStatus(
     Ctx* ctx, const ::urlfrontier::URLStatusRequest* request,
     ::urlfrontier::URLItem* reply) {
   const std::string crawl = CrawlName(request->crawlid());
-  return RunUnary(ctx, {{"CRAWL", crawl}, {"URLINFO", request->url()}},
-                  [reply, crawl](std::vector<RespValue>& replies) {
-                    grpc::Status s = FirstError(replies);
-                    if (!s.ok()) return s;
-                    if (!FillUrlItem(replies[1], crawl, reply)) {
-                      return grpc::Status(grpc::StatusCode::NOT_FOUND,
-                                          "unknown URL");
-                    }
-                    return grpc::Status::OK;
-                  });
+  return RunUnary(
+      ctx, Rpc::kGetURLStatus, {{"CRAWL", crawl}, {"URLINFO", request->url()}},
+      [reply, crawl](std::vector<RespValue>& replies) {
+        grpc::Status s = FirstError(replies);
+        if (!s.ok()) return s;
+        if (!FillUrlItem(replies[1], crawl, reply)) {
+          return grpc::Status(grpc::StatusCode::NOT_FOUND, "unknown URL");
+        }
+        return grpc::Status::OK;
+      });
 }
 
 Service::Unary* Service::CountURLs(Ctx* ctx,
                                    const ::urlfrontier::CountUrlParams* request,
                                    ::urlfrontier::Long* reply) {
   if (request->has_filter()) {
-    Unary* reactor = ctx->DefaultReactor();
-    reactor->Finish(NotBuilt("CountURLs with a filter is not built"));
-    return reactor;
+    return Answer(ctx, Rpc::kCountURLs,
+                  NotBuilt("CountURLs with a filter is not built"));
   }
   const std::string crawl = CrawlName(request->crawlid());
   Commands commands;
@@ -238,7 +250,7 @@ Service::Unary* Service::CountURLs(Ctx* ctx,
   } else {
     commands = {{"CRAWL", crawl}, {"SITE", "INFO", request->key()}};
   }
-  return RunUnary(ctx, std::move(commands),
+  return RunUnary(ctx, Rpc::kCountURLs, std::move(commands),
                   [reply](std::vector<RespValue>& replies) {
                     grpc::Status s = FirstError(replies);
                     if (!s.ok()) return s;

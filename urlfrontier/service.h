@@ -13,6 +13,7 @@
 
 #include "urlfrontier.grpc.pb.h"
 #include "urlfrontier/caller.h"
+#include "urlfrontier/rpc_stats.h"
 
 namespace frontier::urlfrontier {
 
@@ -20,6 +21,9 @@ namespace frontier::urlfrontier {
 struct ServiceOptions {
   // The internal clients' opener; must outlive the Service.
   CommandChannel* channel = nullptr;
+  // Where calls, errors and open calls are counted; must outlive the
+  // Service.
+  RpcStats* stats = nullptr;
   // "host:port" of this node, for ListNodes.
   std::string node;
   // PutURLs/PutDiscovered: items read and not yet acked, per stream; the
@@ -72,10 +76,13 @@ class Service final : public ::urlfrontier::URLFrontier::CallbackService {
   // A Caller for one call: its peer, and the user and password of its
   // metadata ("user", "password") when it has them.
   std::shared_ptr<Caller> OpenCaller(Ctx* ctx);
-  // Runs `commands` as one batch; `fill` turns their replies into the
-  // reply message and returns the call's status.
-  Unary* RunUnary(Ctx* ctx, std::vector<Caller::Command> commands,
+  // Runs `commands` as one batch for a call of `rpc`; `fill` turns their
+  // replies into the reply message and returns the call's status.
+  Unary* RunUnary(Ctx* ctx, Rpc rpc, std::vector<Caller::Command> commands,
                   std::function<grpc::Status(std::vector<RespValue>&)> fill);
+
+  // A unary call that ends at once with `status`, counted.
+  Unary* Answer(Ctx* ctx, Rpc rpc, grpc::Status status);
 
   ServiceOptions options_;
 };

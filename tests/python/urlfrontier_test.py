@@ -355,6 +355,35 @@ class UrlFrontierTest(unittest.TestCase):
         self.assertEqual(caught.exception.code(),
                          grpc.StatusCode.UNIMPLEMENTED)
 
+    def test_info_counts_calls_errors_and_open_streams(self):
+        self.start()
+        self.put([discovered("https://example.com/")])
+        self.get()
+        with self.assertRaises(grpc.RpcError):
+            self.stub.GetStats(pb.QueueWithinCrawlParams(crawlID="nope"),
+                               timeout=10)
+        items = queue.Queue()
+        call = self.stub.PutURLs(iter(items.get, None), timeout=30)
+        self.addCleanup(call.cancel)
+        items.put(discovered("https://example.org/"))
+        self.assertEqual(next(call).status, pb.AckMessage.OK)
+        info = self.resp.info("urlfrontier")
+        self.assertEqual(info["urlfrontier_port"], self.grpc_port)
+        self.assertEqual(info["rpc_PutURLs"],
+                         {"calls": 2, "errors": 0, "open": 1})
+        self.assertEqual(info["rpc_GetURLs"],
+                         {"calls": 1, "errors": 0, "open": 0})
+        self.assertEqual(info["rpc_GetStats"],
+                         {"calls": 1, "errors": 1, "open": 0})
+        items.put(None)  # the client half-closes: the stream ends
+        self.assertEqual(list(call), [])
+        deadline = time.monotonic() + 5
+        while (self.resp.info("urlfrontier")["rpc_PutURLs"]["open"] != 0
+               and time.monotonic() < deadline):
+            time.sleep(0.05)
+        self.assertEqual(self.resp.info("urlfrontier")["rpc_PutURLs"],
+                         {"calls": 2, "errors": 0, "open": 0})
+
     def test_passwords_come_in_call_metadata(self):
         self.start("--requirepass", "s3cret")
         with self.assertRaises(grpc.RpcError) as caught:
