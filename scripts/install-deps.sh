@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Installs every Debian package frontierd needs to build and run; with
 # --test, also what the test suite drives (a browser, promtool, curl, protego,
-# podman, Node.js). Idempotent: asks dpkg first and runs apt-get (as root,
+# podman, Node.js, grpcio). Idempotent: asks dpkg first and runs apt-get (as root,
 # with sudo when not root) only for packages that are not installed, so a
 # machine that has them all needs neither root nor the dpkg lock.
 #
@@ -14,10 +14,12 @@ BUILD_PACKAGES=(
   libxxhash-dev libjemalloc-dev libhiredis-dev libgtest-dev googletest redis-tools
   redis-server openssl
   libidn2-dev libunistring-dev libcurl4-openssl-dev libgumbo-dev libre2-dev
+  libgrpc++-dev libprotobuf-dev protobuf-compiler protobuf-compiler-grpc
 )
 TEST_PACKAGES=(
   clang libclang-rt-14-dev
   python3 python3-protego python3-redis python3-scrapy python3-venv
+  python3-grpcio python3-protobuf
   prometheus chromium curl
   podman buildah debootstrap runc
 )

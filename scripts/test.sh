@@ -19,9 +19,10 @@ cd "$(dirname "${BASH_SOURCE[0]}")/.."
 
 bash scripts/install-deps.sh --test </dev/null
 # npm packages the tests run, each pinned in its package.json (no lock
-# file): whatwg-url, the oracle of the url_reference test, and ioredis, for
-# the Node.js example worker.
-for dir in tests/url_reference clients/examples/node; do
+# file): whatwg-url, the oracle of the url_reference test, ioredis, for
+# the Node.js example worker, and @grpc/grpc-js, for the URL Frontier smoke
+# test.
+for dir in tests/url_reference clients/examples/node tests/urlfrontier_node; do
   npm install --no-audit --no-fund --no-package-lock --silent \
     --prefix "$dir" </dev/null
 done

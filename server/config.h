@@ -103,6 +103,8 @@ struct Config {
   // HTTP (/metrics, the dashboard; docs/operations.md): 0 = off.
   int http_port = 0;
   bool http_tls = false;  // HTTPS with the tls-* certificate
+  // URL Frontier's gRPC API (docs/urlfrontier.md): 0 = off.
+  int urlfrontier_port = 0;
   LogLevel loglevel = LogLevel::kNotice;
   std::string logfile;  // "" = stderr
   // Security (docs/security.md). The default user's password, kept as

@@ -26,6 +26,15 @@ Connection::Connection(uint64_t id, BufferEventPtr bev,
   bufferevent_enable(bev_.get(), EV_READ | EV_WRITE);
 }
 
+Connection::Connection(uint64_t id, std::shared_ptr<ReplySink> sink,
+                       RespLimits limits, std::string address, int64_t now_ms)
+    : sink_(std::move(sink)), parser_(limits) {
+  info_.id = id;
+  info_.address = std::move(address);
+  info_.created_ms = now_ms;
+  info_.last_interaction_ms = now_ms;
+}
+
 void Connection::ReadCallback(bufferevent*, void* arg) {
   auto* conn = static_cast<Connection*>(arg);
   conn->events_->OnReadable(*conn);
@@ -44,7 +53,9 @@ void Connection::EventCallback(bufferevent*, short what, void* arg) {
   conn->events_->OnDisconnected(*conn, what);
 }
 
-void Connection::StopReading() { bufferevent_disable(bev_.get(), EV_READ); }
+void Connection::StopReading() {
+  if (bev_) bufferevent_disable(bev_.get(), EV_READ);
+}
 
 void Connection::ReadSocket() {
   evbuffer* in = bufferevent_get_input(bev_.get());
@@ -75,6 +86,11 @@ void Connection::CompactInput() {
 }
 
 void Connection::ReleasePending() {
+  if (sink_ && !pending_.empty()) {
+    sink_->Deliver(std::move(pending_));
+    pending_.clear();
+    return;
+  }
   if (!pending_.empty()) {
     bufferevent_write(bev_.get(), pending_.data(), pending_.size());
     pending_.clear();
@@ -82,6 +98,7 @@ void Connection::ReleasePending() {
 }
 
 size_t Connection::unsent_bytes() const {
+  if (!bev_) return 0;  // an internal client's replies leave at release
   return evbuffer_get_length(bufferevent_get_output(bev_.get()));
 }
 

@@ -8,6 +8,7 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <string_view>
 
@@ -19,6 +20,19 @@
 namespace frontier {
 
 class Connection;
+
+// Where the replies of a connection without a socket go: an internal
+// client, which another thread drives through the loop (the URL Frontier
+// door, server/urlfrontier_door.h). Both calls come on the loop thread.
+class ReplySink {
+ public:
+  virtual ~ReplySink() = default;
+  // Released replies (durable, as a socket client's), in order.
+  virtual void Deliver(std::string bytes) = 0;
+  // The connection was closed; nothing more comes. `why` is "" for an
+  // ordinary close, or the error that refused the client (protected mode).
+  virtual void Closed(std::string_view why) = 0;
+};
 
 // What a connection reports to the event loop that owns it.
 class ConnectionEvents {
@@ -48,6 +62,10 @@ class Connection {
   Connection(uint64_t id, BufferEventPtr bev, const ConnectionType& type,
              RespLimits limits, std::string address, int64_t now_ms,
              ConnectionEvents* events);
+  // An internal client: no socket; its input comes from AppendInput()
+  // and its released replies go to `sink`.
+  Connection(uint64_t id, std::shared_ptr<ReplySink> sink, RespLimits limits,
+             std::string address, int64_t now_ms);
   Connection(const Connection&) = delete;
   Connection& operator=(const Connection&) = delete;
 
@@ -57,15 +75,26 @@ class Connection {
   void StopReading();
   State state() const { return state_; }
   void set_state(State state) { state_ = state; }
-  // "tcp" or "tls".
-  const char* type_name() const { return type_->name(); }
+  // "tcp", "tls" or "internal".
+  const char* type_name() const {
+    return type_ == nullptr ? "internal" : type_->name();
+  }
+  bool internal() const { return sink_ != nullptr; }
+  // An internal client's sink hears that it is closed (Server::Close).
+  void NotifyClosed() {
+    if (sink_) sink_->Closed("");
+  }
   // Why the connection failed (for OnDisconnected's log line); "" if
   // nothing says. See ConnectionType::DescribeError.
-  std::string DescribeError() const { return type_->DescribeError(bev_.get()); }
+  std::string DescribeError() const {
+    return type_ == nullptr ? "" : type_->DescribeError(bev_.get());
+  }
 
   // --- Input ---
   // Moves everything the bufferevent has read into the input buffer.
   void ReadSocket();
+  // An internal client's request bytes, as if read.
+  void AppendInput(std::string_view bytes) { input_.append(bytes); }
   // Parses the next command from the input buffer; after kCommand it is in
   // args() until the next call. See RespParser for kNeedMore/kError.
   RespParser::Result NextCommand();
@@ -124,8 +153,9 @@ class Connection {
   static void WriteCallback(bufferevent* bev, void* arg);
   static void EventCallback(bufferevent* bev, short what, void* arg);
 
-  ConnectionEvents* events_;
-  const ConnectionType* type_;
+  ConnectionEvents* events_ = nullptr;
+  const ConnectionType* type_ = nullptr;  // nullptr for an internal client
+  std::shared_ptr<ReplySink> sink_;       // only for an internal client
   ClientInfo info_;
   BufferEventPtr bev_;
   State state_ = State::kOpen;

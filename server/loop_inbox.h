@@ -3,7 +3,8 @@
 // closure; the loop runs it on its own thread soon after, woken through an
 // eventfd it watches. Only the loop thread touches storage and connections, so
 // a thread hands its results over this way instead of acting on them: the
-// LogSyncer reports its log syncs, the BackupRunner its finished copies.
+// LogSyncer reports its log syncs, the BackupRunner its finished copies,
+// the URL Frontier door its calls' commands (server/urlfrontier_door.h).
 #pragma once
 
 #include <functional>

@@ -113,6 +113,17 @@ Status Server::Listen() {
     }
     http_ = std::move(http).value();
   }
+  if (config_.urlfrontier_port != 0) {
+    InternalClients& clients = *this;
+    auto door = UrlFrontierDoor::Start(base_.get(), config_, clients);
+    if (!door.ok()) {
+      listeners_.clear();
+      http_.reset();
+      return door.status();
+    }
+    urlfrontier_ = std::move(door).value();
+    stats_.urlfrontier = &urlfrontier_->rpc_stats();
+  }
   stats_.tcp_port = port_;
   if (repl_events_) {
     // What this site tells its peers: the port it really listens on.
@@ -357,6 +368,8 @@ void Server::BeginShutdown(bool nosave, const char* why) {
   nosave_ = nosave;
   listeners_.clear();  // stop accepting at once
   http_.reset();
+  // Its calls end now (within a fraction of a second), open streams too.
+  if (urlfrontier_) urlfrontier_->Stop();
 }
 
 void Server::DrainOutputs() {
@@ -419,6 +432,7 @@ void Server::Close(Connection& conn) {
   conn.StopReading();
   blocked_.Remove(conn.id());
   pubsub_.RemoveClient(conn.id());
+  conn.NotifyClosed();
   closed_.push_back(conn.id());
   UpdateClientCounts();
 }

@@ -27,6 +27,7 @@
 #include "server/connection.h"
 #include "server/connection_type.h"
 #include "server/http/http_server.h"
+#include "server/internal_clients.h"
 #include "server/libevent_ptr.h"
 #include "server/log_syncer.h"
 #include "server/partitions.h"
@@ -36,13 +37,15 @@
 #include "server/server_stats.h"
 #include "server/slowlog.h"
 #include "server/timer.h"
+#include "server/urlfrontier_door.h"
 #include "storage/frontier.h"
 
 namespace frontier {
 
 class Server : private ConnectionEvents,
                private ServerControl,
-               private PubSubSink {
+               private PubSubSink,
+               private InternalClients {
  public:
   // `config`, `frontier` and `stats` must outlive the Server. CONFIG SET
   // changes `config` in place (ApplyConfig).
@@ -53,7 +56,9 @@ class Server : private ConnectionEvents,
 
   // Binds every `bind` address on `port` for plain TCP (unless it is 0),
   // on `tls-port` for TLS (unless it is 0), building the TLS context
-  // first, and on `http-port` for HTTP (unless it is 0; HttpServer). IOError (naming the address) if one cannot be bound;
+  // first, on `http-port` for HTTP (unless it is 0; HttpServer) and on
+  // `urlfrontier-port` for URL Frontier's gRPC API (unless it is 0;
+  // UrlFrontierDoor). IOError (naming the address) if one cannot be bound;
   // InvalidArgument for an address that is not one, when both ports are 0
   // or equal, or when the TLS set-up fails (the message names the
   // directive and file, see TlsContext::Create).
@@ -62,6 +67,10 @@ class Server : private ConnectionEvents,
   int port() const { return port_; }
   // The TLS port listened on; 0 if none.
   int tls_port() const { return tls_port_; }
+  // The URL Frontier gRPC port listened on; 0 if none.
+  int urlfrontier_port() const {
+    return urlfrontier_ ? urlfrontier_->port() : 0;
+  }
 
   // Runs the loop until SHUTDOWN, SIGTERM or SIGINT; then stops accepting,
   // makes the last pass durable, sends what replies it can within a short
@@ -181,6 +190,12 @@ class Server : private ConnectionEvents,
   // unless that would break its output limit (then it is closed).
   void Deliver(uint64_t client, std::string_view resp) override;
 
+  // InternalClients, for the URL Frontier door (server_internal.cc).
+  uint64_t OpenInternal(std::shared_ptr<ReplySink> sink, std::string address,
+                        const sockaddr* peer) override;
+  void FeedInternal(uint64_t id, std::string_view bytes) override;
+  void CloseInternal(uint64_t id) override;
+
   // ServerControl, for CLIENT LIST/KILL, CONFIG SET/RESETSTAT, SLOWLOG.
   std::vector<ClientSnapshot> Clients() const override;
   bool KillClient(uint64_t id) override;
@@ -234,6 +249,9 @@ class Server : private ConnectionEvents,
   uint64_t next_client_id_ = 0;
   BlockedClients blocked_;
   PubSub pubsub_{*this};
+  // With a urlfrontier-port; after base_ and connections_ (its closures
+  // reach them), stopped at BeginShutdown.
+  std::unique_ptr<UrlFrontierDoor> urlfrontier_;
 
   // Per pass: connections with replies to release, connections to
   // destroy, and unblocked connections whose buffered input must run.

@@ -9,6 +9,10 @@
 #include "server/command_stats.h"
 #include "server/histogram.h"
 
+namespace frontier::urlfrontier {
+class RpcStats;
+}  // namespace frontier::urlfrontier
+
 namespace frontier {
 
 struct ServerStats {
@@ -53,6 +57,10 @@ struct ServerStats {
 
   // # Commandstats
   CommandStats commands;
+
+  // # URLFrontier: the gRPC door's counters (server/urlfrontier_door.h),
+  // null without a urlfrontier-port.
+  const urlfrontier::RpcStats* urlfrontier = nullptr;
 };
 
 }  // namespace frontier

@@ -115,9 +115,10 @@ void Server::RunClientsCron() {
     if (EnforceOutputLimit(*conn, now)) continue;
     // As Redis, a client blocked in BPOP is never idle: its own timeout
     // applies; nor is a subscriber, which waits for messages. A closing
-    // client is already on its way out.
+    // client is already on its way out. An internal client lives as long
+    // as its gRPC call, which has deadlines of its own.
     if (idle_ms > 0 && conn->state() == Connection::State::kOpen &&
-        !conn->info().subscribed &&
+        !conn->info().subscribed && !conn->internal() &&
         now - conn->info().last_interaction_ms > idle_ms) {
       Log(LogLevel::kVerbose, "Closing idle client id=%llu addr=%s", Ull(id),
           conn->info().address.c_str());

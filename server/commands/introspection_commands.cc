@@ -13,6 +13,7 @@
 #include "server/reply.h"
 #include "server/stats_report.h"
 #include "server/version.h"
+#include "urlfrontier/rpc_stats.h"
 
 namespace frontier::commands {
 namespace {
@@ -189,6 +190,22 @@ void FrontierSection(const CommandContext& ctx, std::string& out) {
   Line(out, "data_bytes", ctx.frontier.DataBytes());
 }
 
+// The URL Frontier gRPC door (docs/urlfrontier.md): per rpc served,
+// "rpc_<Name>:calls=N,errors=N,open=N", as cmdstat lines are.
+void UrlFrontierSection(const CommandContext& ctx, std::string& out) {
+  out += "# URLFrontier\r\n";
+  Line(out, "urlfrontier_port",
+       static_cast<uint64_t>(ctx.config.urlfrontier_port));
+  if (ctx.stats.urlfrontier == nullptr) return;
+  for (size_t i = 0; i < urlfrontier::kRpcCount; ++i) {
+    const auto rpc = static_cast<urlfrontier::Rpc>(i);
+    const urlfrontier::RpcStats::Counts c = ctx.stats.urlfrontier->Read(rpc);
+    Line(out, "rpc_" + std::string(urlfrontier::RpcName(rpc)),
+         "calls=" + std::to_string(c.calls) + ",errors=" +
+             std::to_string(c.errors) + ",open=" + std::to_string(c.open));
+  }
+}
+
 using SectionFn = void (*)(const CommandContext&, std::string&);
 constexpr std::pair<std::string_view, SectionFn> kSections[] = {
     {"server", ServerSection},
@@ -199,6 +216,7 @@ constexpr std::pair<std::string_view, SectionFn> kSections[] = {
     {"frontier", FrontierSection},
     {"memory", MemorySection},
     {"commandstats", CommandStatsSection},
+    {"urlfrontier", UrlFrontierSection},
     {"partitions", PartitionsSection},
 };
 

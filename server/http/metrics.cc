@@ -16,6 +16,7 @@
 #include "server/replication_view.h"
 #include "server/stats_report.h"
 #include "server/version.h"
+#include "urlfrontier/rpc_stats.h"
 
 namespace frontier {
 namespace {
@@ -503,6 +504,37 @@ void RenderReplication(Exposition& x, const StatsSources& src) {
   }
 }
 
+// The URL Frontier gRPC door's counters, per rpc (INFO's # URLFrontier).
+void RenderUrlFrontier(Exposition& x, const StatsSources& src) {
+  const urlfrontier::RpcStats* stats = src.stats.urlfrontier;
+  if (stats == nullptr) return;
+  struct Family {
+    const char* name;
+    const char* type;
+    const char* help;
+    uint64_t urlfrontier::RpcStats::Counts::*field;
+  };
+  static constexpr Family kFamilies[] = {
+      {"frontierd_urlfrontier_calls_total", "counter",
+       "URL Frontier gRPC calls started, per rpc.",
+       &urlfrontier::RpcStats::Counts::calls},
+      {"frontierd_urlfrontier_errors_total", "counter",
+       "URL Frontier gRPC calls that ended with an error status, per rpc.",
+       &urlfrontier::RpcStats::Counts::errors},
+      {"frontierd_urlfrontier_open_calls", "gauge",
+       "URL Frontier gRPC calls (streams included) open now, per rpc.",
+       &urlfrontier::RpcStats::Counts::open},
+  };
+  for (const Family& f : kFamilies) {
+    x.Family(f.name, f.type, f.help);
+    for (size_t i = 0; i < urlfrontier::kRpcCount; ++i) {
+      const auto rpc = static_cast<urlfrontier::Rpc>(i);
+      x.Sample(f.name, "rpc=\"" + std::string(urlfrontier::RpcName(rpc)) + "\"",
+               Number(stats->Read(rpc).*f.field));
+    }
+  }
+}
+
 }  // namespace
 
 std::string RenderMetrics(const StatsSources& src, int64_t now_ms) {
@@ -517,6 +549,7 @@ std::string RenderMetrics(const StatsSources& src, int64_t now_ms) {
   RenderPersistence(x, src, now_ms);
   RenderCommands(x, src);
   RenderReplication(x, src);
+  RenderUrlFrontier(x, src);
   return out;
 }
 
