@@ -133,6 +133,13 @@ Status FrontierImpl::OpenCrawlDatabases(CrawlSpace* space, DbTxn* txn) {
 }
 
 Status FrontierImpl::CreateCrawl(std::string_view name) {
+  // The pass's writes so far commit first, as at any switch of crawl: the
+  // creation has a transaction of its own, and the rebuild below reads the
+  // current crawl's site records, which must hold those writes.
+  if (Status s = EndOpenPass(); !s.ok()) {
+    if (in_pass_) pass_error_ = s;
+    return s;
+  }
   auto space = std::make_unique<CrawlSpace>();
   space->id = next_crawl_id_;
   space->name = std::string(name);

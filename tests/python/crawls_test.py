@@ -94,6 +94,30 @@ class CrawlsTest(unittest.TestCase):
             field_map(b.execute_command("URLINFO", urls[0]))["state"],
             b"leased")
 
+    def test_a_crawl_created_mid_pipeline_keeps_the_writes_before_it(self):
+        """CRAWL of a new crawl in the same pass as writes to another
+        crawl: those writes keep their counts and their place in the
+        queue (found through the URL Frontier door, which pipelines)."""
+        self.start()
+        r = self.client()
+        p = r.pipeline(transaction=False)
+        p.execute_command("CRAWL", "DEFAULT")
+        p.execute_command("MADD", "", "DATA", "https://example.com/a", "v")
+        p.execute_command("CRAWL", "other")
+        p.execute_command("MADD", "", "DATA", "https://example.com/b", "v")
+        p.execute_command("CRAWL", "DEFAULT")
+        p.execute_command("STATS")
+        p.execute_command("POP")
+        replies = p.execute()
+        self.assertEqual(replies[1], [1])
+        self.assertEqual(replies[3], [1])
+        self.assertEqual(field_map(replies[5])["urls"], 1)
+        self.assertEqual(replies[6], b"https://example.com/a")
+        other = self.client("other")
+        self.assertEqual(field_map(other.execute_command("STATS"))["urls"], 1)
+        self.assertEqual(other.execute_command("POP"),
+                         b"https://example.com/b")
+
     def test_crawls_share_a_hosts_politeness(self):
         self.start("--politeness-delay", "1", "--site-max-leases", "1")
         a, b = self.client("a"), self.client("b")
