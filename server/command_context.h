@@ -100,17 +100,9 @@ class ServerControl {
   virtual ReplicationRole replication_role() const = 0;
   // Where clients reach the group's site whose replication address is
   // `repl` ("host:port"): this site's own announced address for its own
-  // repl-listen, a peer's as its hellos said (server/peer_directory.h), ""
-  // if that peer was not heard from.
+  // repl-listen, another's as the group's directory names it
+  // (server/peer_directory.h), "" if it does not.
   virtual std::string ClientAddressOf(std::string_view repl) const = 0;
-  // A peer's progress as its last hello said: the end of its log
-  // (ReplicationState::log_offset) and when the hello came (wall clock);
-  // both 0 if it was never heard from.
-  struct PeerProgress {
-    uint64_t offset = 0;
-    int64_t heard_ms = 0;
-  };
-  virtual PeerProgress ProgressOf(std::string_view repl) const = 0;
   // BACKUP: prepares a backup of the frontier to `target_dir`
   // (Frontier::BeginBackup) and starts copying it off the loop. On OK the
   // calling client `client_id` waits (CommandEffects::await_backup) and is

@@ -1,19 +1,15 @@
-// PeerDirectory: the client (RESP) address of each site of this
-// replication group, as the sites tell one another (docs/replication.md,
-// "Finding the master").
+// PeerDirectory: where clients reach the sites of this replication group
+// (docs/replication.md, "Finding the master"), by replication address.
 //
 // Berkeley DB knows each site by its replication address only, but a
-// client must reach the master's RESP port. So each site sends a hello,
-// carrying its group name, its replication address and its client
-// address, over the Replication Manager's own connections
-// (Frontier::SendToPeers): when a connection to a peer opens, and again
-// every few seconds. The loop records what it hears here. In memory only:
-// a site that starts learns its peers' addresses within seconds.
+// client must reach the master's RESP port. So the master writes its own
+// client address into the group's directory, which lives in the
+// replicated data (Frontier::PutGroupDirectory): every site reads it from
+// its own copy, and a site elected master adds itself, so the directory
+// names every site that has been master. This is the loop's copy of it.
 #pragma once
 
-#include <cstdint>
 #include <map>
-#include <optional>
 #include <string>
 #include <string_view>
 
@@ -21,38 +17,20 @@ namespace frontier {
 
 class PeerDirectory {
  public:
-  struct Hello {
-    std::string group;   // repl-name
-    std::string repl;    // the sender's repl-listen, "host:port"
-    std::string client;  // where clients reach it, "host:port"
-    // The end of its transaction log when it sent the hello (file << 32 |
-    // offset, as ReplicationState::log_offset); 0 if not said.
-    uint64_t offset = 0;
-  };
-
-  // The message a site sends; Decode(Encode(h)) == h for fields without
-  // spaces (addresses and repl-name have none).
-  static std::string Encode(const Hello& hello);
-  // nullopt for anything that is not a hello of this format.
-  static std::optional<Hello> Decode(std::string_view message);
-
-  // Records `hello`'s client address for its replication address.
-  void Learn(const Hello& hello, int64_t now_ms);
-  // The client address of the site whose replication address is `repl`
-  // ("host:port"), or "" if none was heard.
+  // Records `client` ("host:port") for the site at `repl`.
+  void Set(std::string_view repl, std::string_view client);
+  // The client address of the site whose replication address is `repl`,
+  // or "" if the directory does not name it.
   std::string ClientAddress(std::string_view repl) const;
-  // When the site at `repl` was last heard from (0 = never).
-  int64_t LastHeardMs(std::string_view repl) const;
-  // Its log end as its last hello said (0 = never heard, or not said).
-  uint64_t Offset(std::string_view repl) const;
+
+  // The directory as it is stored: one line "REPL CLIENT" per site,
+  // sorted. LoadDirectory adds what `text` names (a malformed line is
+  // skipped; false if there was one).
+  std::string Encode() const;
+  bool Load(std::string_view text);
 
  private:
-  struct Entry {
-    std::string client;
-    int64_t heard_ms = 0;
-    uint64_t offset = 0;
-  };
-  std::map<std::string, Entry, std::less<>> by_repl_;
+  std::map<std::string, std::string, std::less<>> client_by_repl_;
 };
 
 }  // namespace frontier

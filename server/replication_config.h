@@ -31,7 +31,7 @@ bool IsWildcardHost(std::string_view host);
 // wildcard address needs repl-listen-any yes (Berkeley DB 5.3's
 // replication port has no TLS and no authentication); repl-peers neither
 // repeats an address nor names this site; the group creator can become
-// master; repl-name has no spaces (it travels in the sites' hellos);
+// master; repl-name has no spaces;
 // replica-announce-ip, if set, is an address. InvalidArgument saying which and why; OK with replication no
 // unless repl-listen is a wildcard.
 Status CheckReplicationConfig(const Config& config);

@@ -8,9 +8,6 @@ namespace {
 GroupSite Describe(const ServerControl& server, const std::string& repl,
                    bool up, bool self) {
   GroupSite site{repl, "", 0, up, self};
-  const ServerControl::PeerProgress progress = server.ProgressOf(repl);
-  site.offset = progress.offset;
-  site.heard_ms = progress.heard_ms;
   if (auto client = ParseReplicationSite(server.ClientAddressOf(repl))) {
     site.host = client->host;
     site.port = client->port;
@@ -26,15 +23,21 @@ std::string GroupSite::address() const {
       ReplicationSite{host, static_cast<uint16_t>(port)});
 }
 
+std::pair<std::string, int> GroupSite::host_port() const {
+  if (known()) return {host, port};
+  std::optional<ReplicationSite> site = ParseReplicationSite(repl);
+  if (!site) return {repl, 0};
+  return {site->host, site->port};
+}
+
 GroupView ViewGroup(const Frontier& frontier, const Config& config,
                     const ServerControl& server) {
   GroupView view;
   view.state = frontier.Replication();
   const ReplicationState& st = view.state;
   if (st.role == ReplicationRole::kNone) return view;
-  GroupSite self =
+  const GroupSite self =
       Describe(server, config.repl_listen, /*up=*/true, /*self=*/true);
-  self.offset = view.state.log_offset;
   if (st.role == ReplicationRole::kMaster) {
     view.master = self;
   } else {

@@ -1,11 +1,12 @@
 // GroupView: this site's replication group as the replication commands
 // (ROLE, INFO's "# Replication", SENTINEL) and /metrics report it, each site with the
-// address clients reach it on (its hellos: server/peer_directory.h), not
+// address clients reach it on (the group's directory: server/peer_directory.h), not
 // the replication address Berkeley DB knows it by.
 #pragma once
 
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "server/command_context.h"
@@ -18,13 +19,11 @@ struct GroupSite {
   int port = 0;
   bool up = false;    // this site, or a peer with a live connection
   bool self = false;  // this site
-  // The end of its log (ReplicationState::log_offset): this site's own,
-  // a peer's as its last hello said; 0 while not heard from.
-  uint64_t offset = 0;
-  int64_t heard_ms = 0;  // when that hello came (this site: now)
   bool known() const { return !host.empty(); }
   // "host:port" for clients, or the replication address while unknown.
   std::string address() const;
+  // Its client host and port, or its replication ones while unknown.
+  std::pair<std::string, int> host_port() const;
 };
 
 struct GroupView {

@@ -129,7 +129,7 @@ Status Server::Listen() {
     // What this site tells its peers: the port it really listens on.
     client_address_ =
         AnnouncedClientAddress(config_, port_ != 0 ? port_ : tls_port_);
-    SendHello();
+    SyncGroupDirectory();
   }
   return Status::OK();
 }
@@ -382,7 +382,7 @@ void Server::DrainOutputs() {
   clients_timer_->Stop();
   write_retry_timer_->Stop();
   hint_timer_->Stop();
-  if (hello_timer_) hello_timer_->Stop();
+  if (directory_timer_) directory_timer_->Stop();
   // Give replies already released a moment to reach slow clients. A short
   // periodic timer makes each EVLOOP_ONCE return even if nothing happens.
   Timer guard(base_.get(), Timer::Kind::kPeriodic, [] {});

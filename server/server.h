@@ -122,10 +122,11 @@ class Server : private ConnectionEvents,
   void StartReplicationEvents();
   ReplicationRole replication_role() const override { return repl_role_; }
   void OnReplicationEvent(const ReplicationEvent& event);
-  // Sends this site's hello (PeerDirectory) to the peers connected now.
-  void SendHello();
+  // Once a second with replication: reads the group's directory
+  // (PeerDirectory) and, on the master, adds this site's client address
+  // to it if missing or changed.
+  void SyncGroupDirectory();
   std::string ClientAddressOf(std::string_view repl) const override;
-  PeerProgress ProgressOf(std::string_view repl) const override;
 
   // The end of every pass, in this order (docs/event-loop.md).
   void AfterPass();
@@ -272,10 +273,10 @@ class Server : private ConnectionEvents,
   // site's role as they last said.
   std::unique_ptr<ReplicationEvents> repl_events_;
   ReplicationRole repl_role_ = ReplicationRole::kNone;
-  // The peers' client addresses, from their hellos, and this site's own.
-  PeerDirectory peers_;
+  // The group's client addresses (the directory) and this site's own.
+  PeerDirectory directory_;
   std::string client_address_;
-  std::unique_ptr<Timer> hello_timer_;  // every kHelloIntervalMs
+  std::unique_ptr<Timer> directory_timer_;  // every kDirectoryIntervalMs
   // The BACKUP in progress: its thread (after base_, as syncer_), the
   // client waiting for it, its target and when it started.
   std::unique_ptr<BackupRunner> backup_;

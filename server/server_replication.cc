@@ -8,10 +8,10 @@
 namespace frontier {
 namespace {
 
-// How often a site repeats its hello to the peers it is connected to (it
-// also sends one as soon as a connection opens): the resolution of the
-// peers' offsets and lag in ROLE, INFO and /metrics.
-constexpr int64_t kHelloIntervalMs = 1000;
+// How often every site brings the group's directory up to date (the master
+// saves its own address in it, replicas read it): about how soon a new
+// master's client address is known everywhere.
+constexpr int64_t kDirectoryIntervalMs = 1000;
 
 }  // namespace
 
@@ -20,9 +20,9 @@ void Server::StartReplicationEvents() {
   repl_role_ = frontier_.Replication().role;
   client_address_ = AnnouncedClientAddress(
       config_, config_.port != 0 ? config_.port : config_.tls_port);
-  hello_timer_ = std::make_unique<Timer>(base_.get(), Timer::Kind::kPeriodic,
-                                         [this] { SendHello(); });
-  hello_timer_->Start(kHelloIntervalMs);
+  directory_timer_ = std::make_unique<Timer>(
+      base_.get(), Timer::Kind::kPeriodic, [this] { SyncGroupDirectory(); });
+  directory_timer_->Start(kDirectoryIntervalMs);
   repl_events_ = std::make_unique<ReplicationEvents>(
       base_.get(), frontier_,
       [this](const ReplicationEvent& event) { OnReplicationEvent(event); });
@@ -37,27 +37,33 @@ void Server::StartReplicationEvents() {
     Log(LogLevel::kNotice, "Replication: this site is a REPLICA of %s",
         state.master.empty() ? "an unknown master" : state.master.c_str());
   }
-  SendHello();
+  // The directory is first synced once Listen() knows the port clients
+  // reach.
 }
 
-void Server::SendHello() {
-  const std::string hello = PeerDirectory::Encode(
-      {config_.repl_name, config_.repl_listen, client_address_,
-       frontier_.Replication().log_offset});
-  Status s = frontier_.SendToPeers(hello);
-  if (!s.ok()) {
-    Log(LogLevel::kVerbose, "Replication: hello not sent: %s",
+void Server::SyncGroupDirectory() {
+  StatusOr<std::string> stored = frontier_.GroupDirectory();
+  if (!stored.ok()) {  // e.g. a read that met the log being applied
+    Log(LogLevel::kVerbose, "Replication: group directory not read: %s",
+        stored.status().ToString().c_str());
+    return;
+  }
+  directory_.Load(*stored);
+  if (repl_role_ != ReplicationRole::kMaster || WritesRefused()) return;
+  directory_.Set(config_.repl_listen, client_address_);
+  const std::string text = directory_.Encode();
+  if (text == *stored) return;
+  CommitPass();  // a write of its own, outside the clients' pass
+  Status s = frontier_.PutGroupDirectory(text);
+  if (!s.ok()) {  // no quorum now, say: tried again in a second
+    Log(LogLevel::kVerbose, "Replication: group directory not saved: %s",
         s.ToString().c_str());
   }
 }
 
-ServerControl::PeerProgress Server::ProgressOf(std::string_view repl) const {
-  return {peers_.Offset(repl), peers_.LastHeardMs(repl)};
-}
-
 std::string Server::ClientAddressOf(std::string_view repl) const {
   if (repl == config_.repl_listen) return client_address_;
-  return peers_.ClientAddress(repl);
+  return directory_.ClientAddress(repl);
 }
 
 void Server::OnReplicationEvent(const ReplicationEvent& event) {
@@ -86,7 +92,6 @@ void Server::OnReplicationEvent(const ReplicationEvent& event) {
     case Kind::kConnected:
       Log(LogLevel::kVerbose, "Replication: connected to site eid=%d",
           event.eid);
-      SendHello();  // the new peer learns where clients reach this site
       break;
     case Kind::kSiteAdded:
       Log(LogLevel::kNotice, "Replication: a site joined the group (%u now)",
@@ -102,24 +107,6 @@ void Server::OnReplicationEvent(const ReplicationEvent& event) {
           "Replication: this site was REMOVED from its group: it takes no "
           "writes and receives no more of the group's; stop it");
       break;
-    case Kind::kMessage: {
-      std::optional<PeerDirectory::Hello> hello =
-          PeerDirectory::Decode(event.message);
-      if (!hello) break;  // not a hello: nothing else is sent
-      const bool known = peers_.ClientAddress(hello->repl) == hello->client;
-      peers_.Learn(*hello, NowMs());
-      if (known) break;
-      Log(LogLevel::kVerbose, "Replication: site %s serves clients on %s",
-          hello->repl.c_str(), hello->client.c_str());
-      if (hello->group != config_.repl_name) {
-        Log(LogLevel::kWarning,
-            "Replication: site %s calls its group %s, this one %s: "
-            "repl-name should be the same on every site",
-            hello->repl.c_str(), hello->group.c_str(),
-            config_.repl_name.c_str());
-      }
-      break;
-    }
     case Kind::kDisconnected:
       Log(LogLevel::kNotice, "Replication: lost the connection to site eid=%d",
           event.eid);

@@ -321,11 +321,13 @@ class Frontier {
   // (see ReplicationListener); never with replication no. nullptr stops;
   // once this returns the previous listener is not called again.
   virtual void SetReplicationListener(ReplicationListener listener) = 0;
-  // Sends `message` to the group's sites this one is connected to now
-  // (Replicator::SendToPeers): each gets it as a kMessage event. For what
-  // the sites tell each other of themselves (their client address); not
-  // stored, not acknowledged. OK and nothing sent with replication no.
-  virtual Status SendToPeers(std::string_view message) = 0;
+  // The group's directory (docs/replication.md, "Finding the master"):
+  // where clients reach each site, as text the server writes and reads
+  // (opaque here), kept in the replicated meta.db so that every site
+  // reads what the master wrote. Put: a write (READONLY on a replica,
+  // NOREPLICAS or NOQUORUM as any write); Get: "" while none was put.
+  virtual Status PutGroupDirectory(std::string_view text) = 0;
+  virtual StatusOr<std::string> GroupDirectory() = 0;
   // Removes the site whose replication address is `site` from the group
   // (Replicator::RemoveSite); InvalidArgument with replication no.
   virtual Status RemoveReplicationSite(const ReplicationSite& site) = 0;

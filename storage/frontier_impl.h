@@ -155,7 +155,8 @@ class FrontierImpl final : public Frontier {
   // frontier_replication.cc
   ReplicationState Replication() const override;
   void SetReplicationListener(ReplicationListener listener) override;
-  Status SendToPeers(std::string_view message) override;
+  Status PutGroupDirectory(std::string_view text) override;
+  StatusOr<std::string> GroupDirectory() override;
   Status RemoveReplicationSite(const ReplicationSite& site) override;
   uint64_t commit_seq() const override { return commit_seq_.load(); }
   bool HasUnflushedCommits() const override {

@@ -120,9 +120,21 @@ void FrontierImpl::SetReplicationListener(ReplicationListener listener) {
   if (repl_) repl_->SetListener(std::move(listener));
 }
 
-Status FrontierImpl::SendToPeers(std::string_view message) {
-  if (!repl_ || closed_) return Status::OK();
-  return repl_->SendToPeers(env_.get(), message);
+namespace {
+constexpr std::string_view kGroupDirectoryKey = "group-directory";
+}  // namespace
+
+Status FrontierImpl::PutGroupDirectory(std::string_view text) {
+  return RunWrite(
+      [&](DbTxn* t) { return meta_.Put(t, kGroupDirectoryKey, text); });
+}
+
+StatusOr<std::string> FrontierImpl::GroupDirectory() {
+  std::string text;
+  Status s = meta_.Get(nullptr, kGroupDirectoryKey, &text);
+  if (s.IsNotFound()) return std::string();
+  if (!s.ok()) return s;
+  return text;
 }
 
 Status FrontierImpl::RemoveReplicationSite(const ReplicationSite& site) {

@@ -51,14 +51,12 @@ struct ReplicationEvent {
     kElectionFailed,  // no master could be elected (no quorum)
     kPermFailed,      // a commit was not acknowledged in time
     kPanic,           // the environment needs recovery
-    kMessage,         // a peer sent `message` (Frontier::SendToPeers)
     kSiteAdded,       // a site joined the group
     kSiteRemoved,     // a site was removed from the group
     kRemoved,         // this site was removed from the group
   };
   Kind kind = Kind::kPanic;
   int eid = -1;  // the site concerned, where Berkeley DB names one
-  std::string message;  // kMessage: the bytes a peer sent, as sent
 };
 
 // Called on a Replication Manager thread (or, for kPermFailed, on the

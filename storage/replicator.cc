@@ -58,10 +58,7 @@ Status Replicator::Configure(DbEnv* env) {
   env->set_app_private(this);
   Status s = bdb::FromDb(env->set_event_notify(&Replicator::OnEvent),
                          "set_event_notify");
-  if (s.ok()) {
-    s = bdb::FromDb(env->repmgr_msg_dispatch(&Replicator::OnMessage, 0),
-                    "repmgr_msg_dispatch");
-  }
+
   // Replicas read while the Replication Manager's threads apply the log:
   // a deadlock between them is broken at once, the reader failing.
   if (s.ok()) s = bdb::FromDb(env->set_lk_detect(DB_LOCK_DEFAULT), "set_lk_detect");
@@ -258,49 +255,6 @@ Status Replicator::RemoveSite(DbEnv* env, const ReplicationSite& site) const {
                                            " from the group");
 }
 
-Status Replicator::SendToPeers(DbEnv* env, std::string_view message) const {
-  u_int count = 0;
-  DB_REPMGR_SITE* list = nullptr;
-  Status s = bdb::FromDb(env->repmgr_site_list(&count, &list),
-                         "repmgr_site_list");
-  if (!s.ok()) return s;
-  for (u_int i = 0; i < count && s.ok(); ++i) {
-    if (list[i].status != DB_REPMGR_CONNECTED) continue;
-    DbChannel* channel = nullptr;
-    s = bdb::FromDb(env->repmgr_channel(list[i].eid, &channel, 0),
-                    "repmgr_channel");
-    if (!s.ok()) break;
-    Dbt part(const_cast<char*>(message.data()),
-             static_cast<u_int32_t>(message.size()));
-    const int sent = channel->send_msg(&part, 1, 0);
-    const int closed = channel->close();
-    // A connection that broke since the list was read is not an error:
-    // the peer misses this message, as one not connected does.
-    if (sent != 0 && sent != DB_REP_UNAVAIL) {
-      s = bdb::FromDb(sent, "repmgr channel send_msg");
-    } else if (closed != 0) {
-      s = bdb::FromDb(closed, "repmgr channel close");
-    }
-  }
-  std::free(list);
-  return s;
-}
-
-void Replicator::OnMessage(DbEnv* env, DbChannel* channel, Dbt* parts,
-                           u_int32_t nparts, u_int32_t flags) {
-  // A request that waits for an answer is not one of ours (SendToPeers
-  // never asks for one): answer it empty so the sender does not wait.
-  if ((flags & DB_REPMGR_NEED_RESPONSE) != 0) {
-    Dbt empty;
-    (void)channel->send_msg(&empty, 1, 0);
-  }
-  auto* self = static_cast<Replicator*>(env->get_app_private());
-  if (self == nullptr || nparts != 1) return;
-  self->Report(ReplicationEvent::Kind::kMessage, -1,
-               std::string(static_cast<const char*>(parts[0].get_data()),
-                           parts[0].get_size()));
-}
-
 void Replicator::SetListener(ReplicationListener listener) {
   std::lock_guard<std::mutex> lock(mu_);
   listener_ = std::move(listener);
@@ -385,12 +339,11 @@ void Replicator::Handle(u_int32_t event, void* info) {
   changed_.notify_all();
 }
 
-void Replicator::Report(ReplicationEvent::Kind kind, int eid,
-                        std::string message) {
+void Replicator::Report(ReplicationEvent::Kind kind, int eid) {
   // Called under the lock, so that once SetListener() returns the old
   // listener is never called again.
   std::lock_guard<std::mutex> lock(mu_);
-  if (listener_) listener_(ReplicationEvent{kind, eid, std::move(message)});
+  if (listener_) listener_(ReplicationEvent{kind, eid});
 }
 
 }  // namespace frontier

@@ -12,8 +12,6 @@
 #include <condition_variable>
 #include <cstdint>
 #include <mutex>
-#include <string>
-#include <string_view>
 
 #include "storage/replication_options.h"
 #include "storage/replication_state.h"
@@ -69,12 +67,6 @@ class Replicator {
   // InvalidArgument for this site's own address or one not in the group.
   Status RemoveSite(DbEnv* env, const ReplicationSite& site) const;
 
-  // Loop thread: sends `message` to every peer this site is connected to,
-  // on the Replication Manager's own connections (its message channels);
-  // each peer's listener gets it as a kMessage event. Nothing is stored
-  // and nothing waits for an answer: a peer not connected now misses it,
-  // so a sender repeats what must arrive. OK if no peer is connected.
-  Status SendToPeers(DbEnv* env, std::string_view message) const;
 
   // Any thread. `listener` is called on the thread of each event; see
   // ReplicationListener. Once this returns, the previous one is not
@@ -83,11 +75,8 @@ class Replicator {
 
  private:
   static void OnEvent(DbEnv* env, u_int32_t event, void* info);
-  // A peer's SendToPeers message, on a Replication Manager thread.
-  static void OnMessage(DbEnv* env, DbChannel* channel, Dbt* parts,
-                        u_int32_t nparts, u_int32_t flags);
   void Handle(u_int32_t event, void* info);
-  void Report(ReplicationEvent::Kind kind, int eid, std::string message = {});
+  void Report(ReplicationEvent::Kind kind, int eid);
   // Peers with a live connection, and the group's size, or false; with
   // `peers`, every peer (the master's link in *master_up, if known).
   bool CountPeers(DbEnv* env, uint32_t* connected, uint32_t* sites,

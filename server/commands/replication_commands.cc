@@ -20,17 +20,18 @@ void Field(std::string& out, std::string_view key, std::string_view value) {
 // ROLE: ["master", offset, [[host, port, offset], ...]] on a master (and a
 // single node, whose list is empty), ["slave", host, port, state, offset]
 // on a replica. Addresses are where clients reach the sites (GroupView).
-// Offsets are a site's log end as one number (file << 32 | offset): a
-// peer's as its last hello said (once a second), "0" before the first.
+// Offsets are this site's log end as one number (file << 32 | offset); a
+// peer's is not known and is "0".
 void RoleCommand(CommandContext& ctx) {
   const GroupView group = ViewGroup(ctx.frontier, ctx.config, ctx.server);
   const auto offset = static_cast<int64_t>(group.state.log_offset);
   if (group.state.role == ReplicationRole::kReplica) {
     const GroupSite master = group.master.value_or(GroupSite{});
+    const auto [host, port] = master.host_port();
     ctx.reply.Array(5);
     ctx.reply.Bulk("slave");
-    ctx.reply.Bulk(master.known() ? master.host : "");
-    ctx.reply.Int(master.port);
+    ctx.reply.Bulk(host);
+    ctx.reply.Int(port);
     ctx.reply.Bulk(master.up ? "connected" : "connect");
     ctx.reply.Int(offset);
     return;
@@ -43,10 +44,11 @@ void RoleCommand(CommandContext& ctx) {
   ctx.reply.Array(connected);
   for (const GroupSite& site : group.replicas) {
     if (!site.up) continue;
+    const auto [host, port] = site.host_port();
     ctx.reply.Array(3);
-    ctx.reply.Bulk(site.known() ? site.host : site.repl);
-    ctx.reply.Bulk(std::to_string(site.port));
-    ctx.reply.Bulk(std::to_string(site.offset));
+    ctx.reply.Bulk(host);
+    ctx.reply.Bulk(std::to_string(port));
+    ctx.reply.Bulk("0");
   }
 }
 
@@ -96,9 +98,10 @@ void ReplicationSection(const CommandContext& ctx, std::string& out) {
   const std::string offset = std::to_string(st.log_offset);
   if (st.role == ReplicationRole::kReplica) {
     const GroupSite master = group.master.value_or(GroupSite{});
+    const auto [host, port] = master.host_port();
     Field(out, "role", "slave");
-    Field(out, "master_host", master.host);
-    Field(out, "master_port", std::to_string(master.port));
+    Field(out, "master_host", host);
+    Field(out, "master_port", std::to_string(port));
     Field(out, "master_link_status", master.up ? "up" : "down");
     Field(out, "slave_read_only", "1");
     Field(out, "slave_repl_offset", offset);
@@ -108,13 +111,10 @@ void ReplicationSection(const CommandContext& ctx, std::string& out) {
     std::string lines;
     for (const GroupSite& site : group.replicas) {
       if (!site.up) continue;
-      // lag: seconds since its last hello, as Redis's since its last ack.
-      const int64_t lag =
-          site.heard_ms == 0 ? 0 : (ctx.now_ms - site.heard_ms) / 1000;
-      lines += "slave" + std::to_string(n++) + ":ip=" + site.host +
-               ",port=" + std::to_string(site.port) +
-               ",state=online,offset=" + std::to_string(site.offset) +
-               ",lag=" + std::to_string(lag) + "\r\n";
+      const auto [host, port] = site.host_port();
+      lines += "slave" + std::to_string(n++) + ":ip=" + host +
+               ",port=" + std::to_string(port) +
+               ",state=online,offset=0,lag=0\r\n";
     }
     Field(out, "connected_slaves", std::to_string(n));
     out += lines;
@@ -134,8 +134,7 @@ void ReplicationSection(const CommandContext& ctx, std::string& out) {
     Field(out, "repl_peer" + std::to_string(i++),
           "repl=" + peer.repl + ",client=" + (peer.known() ? peer.address() : "?") +
               ",role=" + (is_master ? "master" : "replica") +
-              ",link=" + (peer.up ? "up" : "down") +
-              ",offset=" + std::to_string(peer.offset));
+              ",link=" + (peer.up ? "up" : "down"));
   }
 }
 

@@ -493,15 +493,6 @@ void RenderReplication(Exposition& x, const StatsSources& src) {
                  (master ? "master" : "replica") + "\"",
              Number(uint64_t{peer.up}));
   }
-  x.Family("frontierd_replication_peer_log_offset", "gauge",
-           "The end of each peer's transaction log (file << 32 | offset) as "
-           "its last hello said; compare with "
-           "frontierd_replication_log_offset on the master.");
-  for (const GroupSite& peer : group.peers) {
-    if (peer.heard_ms == 0) continue;
-    x.Sample("frontierd_replication_peer_log_offset",
-             "peer=\"" + peer.repl + "\"", Number(peer.offset));
-  }
 }
 
 // The URL Frontier gRPC door's counters, per rpc (INFO's # URLFrontier).

@@ -98,7 +98,7 @@ class FailoverCrawlTest(unittest.TestCase):
         with rt.Group() as g, TreeSite(PAGES) as site:
             rt.wait_for(lambda: g.client(1).execute_command(
                 "SENTINEL", "GET-MASTER-ADDR-BY-NAME", "frontierd")
-                is not None, 10, "the sites' hellos")
+                is not None, 10, "the group's directory")
             self.assertEqual(g.client(0).execute_command(
                 "ADD", site.url(0)), 1)
             sentinels = ",".join(f"127.0.0.1:{s.port}" for s in g.sites)

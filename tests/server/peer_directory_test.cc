@@ -1,5 +1,5 @@
-// PeerDirectory (server/peer_directory.h): the hello a site sends its
-// peers, and what the loop keeps of them.
+// PeerDirectory (server/peer_directory.h): the group's directory of client
+// addresses, as stored in the replicated data and read back.
 #include "server/peer_directory.h"
 
 #include <gtest/gtest.h>
@@ -7,48 +7,28 @@
 namespace frontier {
 namespace {
 
-TEST(PeerDirectoryTest, AHelloRoundTrips) {
-  const PeerDirectory::Hello hello{"news", "[fd00::2]:7400", "10.0.0.2:6379",
-                                   (7ull << 32) | 1234};
-  const std::string text = PeerDirectory::Encode(hello);
-  auto back = PeerDirectory::Decode(text);
-  ASSERT_TRUE(back.has_value()) << text;
-  EXPECT_EQ(back->group, "news");
-  EXPECT_EQ(back->repl, "[fd00::2]:7400");
-  EXPECT_EQ(back->client, "10.0.0.2:6379");
-  EXPECT_EQ(back->offset, (7ull << 32) | 1234);
-  // A hello without the offset (an older sender) says 0.
-  auto old = PeerDirectory::Decode(
-      "frontierd-hello/1 group=g repl=127.0.0.2:1 client=127.0.0.1:2");
-  ASSERT_TRUE(old.has_value());
-  EXPECT_EQ(old->offset, 0u);
+TEST(PeerDirectoryTest, TheStoredTextRoundTrips) {
+  PeerDirectory d;
+  EXPECT_EQ(d.ClientAddress("127.0.0.2:7400"), "");
+  d.Set("127.0.0.3:7400", "127.0.0.1:6002");
+  d.Set("[fd00::2]:7400", "[fd00::2]:6379");
+  d.Set("127.0.0.3:7400", "127.0.0.1:7002");  // the latest wins
+  const std::string text = d.Encode();
+  EXPECT_EQ(text, "127.0.0.3:7400 127.0.0.1:7002\n[fd00::2]:7400 [fd00::2]:6379\n");
+  PeerDirectory back;
+  EXPECT_TRUE(back.Load(text));
+  EXPECT_EQ(back.ClientAddress("127.0.0.3:7400"), "127.0.0.1:7002");
+  EXPECT_EQ(back.ClientAddress("[fd00::2]:7400"), "[fd00::2]:6379");
+  EXPECT_EQ(back.Encode(), text);
 }
 
-TEST(PeerDirectoryTest, AnythingElseIsNotAHello) {
-  for (const char* bad :
-       {"", "frontierd-hello/1", "frontierd-hello/2 group=a repl=b client=c",
-        "frontierd-hello/1 group=a repl=b", "frontierd-hello/1 group= repl=b "
-        "client=c", "frontierd-hello/1 repl=b group=a client=c",
-        "frontierd-hello/1 group=a repl=b client=c extra",
-        "frontierd-hello/1 group=a repl=b client=c offset=",
-        "frontierd-hello/1 group=a repl=b client=c offset=12x",
-        "frontierd-hello/1 group=a repl=b client=c offset=-1"}) {
-    EXPECT_FALSE(PeerDirectory::Decode(bad).has_value()) << bad;
-  }
-}
-
-TEST(PeerDirectoryTest, TheLatestHelloOfASiteWins) {
-  PeerDirectory peers;
-  EXPECT_EQ(peers.ClientAddress("127.0.0.2:7400"), "");
-  EXPECT_EQ(peers.LastHeardMs("127.0.0.2:7400"), 0);
-  peers.Learn({"g", "127.0.0.2:7400", "127.0.0.1:6001"}, 100);
-  peers.Learn({"g", "127.0.0.3:7400", "127.0.0.1:6002"}, 150);
-  peers.Learn({"g", "127.0.0.2:7400", "127.0.0.1:7001", 99}, 200);
-  EXPECT_EQ(peers.ClientAddress("127.0.0.2:7400"), "127.0.0.1:7001");
-  EXPECT_EQ(peers.LastHeardMs("127.0.0.2:7400"), 200);
-  EXPECT_EQ(peers.Offset("127.0.0.2:7400"), 99u);
-  EXPECT_EQ(peers.Offset("127.0.0.9:7400"), 0u);
-  EXPECT_EQ(peers.ClientAddress("127.0.0.3:7400"), "127.0.0.1:6002");
+TEST(PeerDirectoryTest, MalformedLinesAreSkipped) {
+  PeerDirectory d;
+  EXPECT_FALSE(d.Load("a:1 b:2\nno-client\n c:3\nd:4 e:5 extra\nf:6 g:7"));
+  EXPECT_EQ(d.ClientAddress("a:1"), "b:2");
+  EXPECT_EQ(d.ClientAddress("f:6"), "g:7");
+  EXPECT_EQ(d.Encode(), "a:1 b:2\nf:6 g:7\n");
+  EXPECT_TRUE(d.Load(""));
 }
 
 }  // namespace
