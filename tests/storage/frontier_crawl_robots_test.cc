@@ -5,11 +5,16 @@
 // crawl's re-check resumable after a reopen without a checkpoint.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <chrono>
 #include <string>
 #include <vector>
 
+#include "robots/agent_rules.h"
+#include "storage/bdb.h"
 #include "storage/frontier_fixture.h"
+#include "storage/policy_records.h"
+#include "storage/records.h"
 
 namespace frontier {
 namespace {
@@ -159,6 +164,58 @@ TEST_F(FrontierCrawlRobotsTest, AReCheckResumesInEachCrawlAfterACrash) {
   Tick();
   EXPECT_EQ(Excluded("b"), kKept);
   EXPECT_EQ(fr_->CrawlStats("b")->queued, kUrls - kKept);
+}
+
+// A directory of a version before per-crawl re-checks: its policy record
+// held the re-check's pending flag and position. Written here by hand, the
+// frontier closed: the origin's new rules, a re-check pending and started.
+void WriteLegacyPendingRecheck(const std::string& dir, std::string_view body) {
+  DbEnv env(0);
+  ASSERT_EQ(env.open(dir.c_str(),
+                     DB_CREATE | DB_INIT_LOG | DB_INIT_MPOOL | DB_INIT_TXN |
+                         DB_RECOVER | DB_PRIVATE,
+                     0644),
+            0);
+  {
+    bdb::Database policy;
+    ASSERT_TRUE(policy.Open(&env, "policy.db", 0).ok());
+    const auto key = EncodePolicyKey(Fingerprint("http://one.test"));
+    std::string value;
+    ASSERT_TRUE(policy.Get(nullptr, key, &value).ok());
+    PolicyRecord p;
+    ASSERT_TRUE(DecodePolicyRecord(value, &p));
+    p.rules = robots::RulesForAgent(body, "testbot").Serialize();
+    p.recheck = true;
+    p.recheck_started = true;
+    p.recheck_after = UrlKey{1, 2};
+    bdb::Txn txn;
+    ASSERT_TRUE(txn.Begin(&env).ok());
+    ASSERT_TRUE(policy.Put(txn.get(), key, EncodePolicyRecord(p)).ok());
+    ASSERT_TRUE(txn.Commit().ok());
+    ASSERT_TRUE(policy.Close().ok());
+  }
+  ASSERT_EQ(env.close(0), 0);
+}
+
+TEST_F(FrontierCrawlRobotsTest, AReCheckPendingInAnOlderDirectoryRunsInEachCrawl) {
+  Open();
+  SetRules("User-agent: *\nDisallow: /p\n");
+  AddExcluded(3);
+  Use("b");
+  AddExcluded(3);
+  ASSERT_TRUE(fr_->Close(/*skip_checkpoint=*/false).ok());
+  fr_.reset();
+  WriteLegacyPendingRecheck(dir_, "User-agent: *\nDisallow: /p/1\n");
+  Open();
+  for (int i = 0; i < 3; ++i) Tick();
+  EXPECT_EQ(Excluded("DEFAULT"), 1u);
+  EXPECT_EQ(Excluded("b"), 1u);
+  EXPECT_EQ(fr_->CrawlStats("b")->queued, 2u);
+  // Converted once: the next start finds nothing pending.
+  Crash();
+  Tick();
+  EXPECT_EQ(Excluded("b"), 1u);
+  EXPECT_EQ(fr_->CrawlStats("b")->queued, 2u);
 }
 
 }  // namespace
