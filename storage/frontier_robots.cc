@@ -142,6 +142,46 @@ Status FrontierImpl::GateHead(DbTxn* t, uint64_t site_fp, const UrlKey& key,
   return PlaceSite(t, site_fp, *site, now_ms);
 }
 
+Status FrontierImpl::GateRobotsFetch(DbTxn* t, uint64_t site_fp,
+                                     const UrlKey& key, UrlRecord* rec,
+                                     SiteRecord* site, int64_t now_ms,
+                                     bool* held) {
+  *held = false;
+  const std::string origin = OriginOf(rec->url);
+  if (origin.empty()) return Status::OK();
+  PolicyRecord p;
+  Status s = LoadPolicy(t, Fingerprint(origin), &p);
+  if (s.IsNotFound()) return Status::OK();  // nobody fetched it yet
+  if (!s.ok()) return s;
+  if (FreshRules(p, now_ms)) {
+    // A URL a client added (depth > 0) is fetched as asked.
+    if (rec->depth != kRobotsDepth) return Status::OK();
+    *held = true;
+    s = Dequeue(t, key, *rec, site);
+    if (!s.ok()) return s;
+    rec->state = StoredState::kDone;
+    rec->due_ms = 0;
+    s = StoreUrl(t, key, *rec);
+    if (!s.ok()) return s;
+    CountMove(site, StoredState::kQueued, StoredState::kDone);
+    StoreSite(site_fp, *site);
+    return PlaceSite(t, site_fp, *site, now_ms);
+  }
+  const bool busy = (p.state == RobotsState::kFetching ||
+                     p.state == RobotsState::kUnreachable) &&
+                    p.until_ms > now_ms;
+  if (!busy) return Status::OK();
+  // Another crawl's fetch is in flight (its report is not signalled here:
+  // looked at again after HostGate::kRecheckMs), or its back-off runs.
+  *held = true;
+  const int64_t until = p.state == RobotsState::kFetching
+                            ? std::min(p.until_ms, now_ms + HostGate::kRecheckMs)
+                            : p.until_ms;
+  site->next_allowed_ms = std::max(site->next_allowed_ms, until);
+  StoreSite(site_fp, *site);
+  return PlaceSite(t, site_fp, *site, now_ms);
+}
+
 Status FrontierImpl::QueueRobotsFetch(DbTxn* t, std::string_view origin,
                                       uint64_t site_fp, SiteRecord* site,
                                       int64_t now_ms,

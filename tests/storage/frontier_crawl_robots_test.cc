@@ -166,6 +166,41 @@ TEST_F(FrontierCrawlRobotsTest, AReCheckResumesInEachCrawlAfterACrash) {
   EXPECT_EQ(fr_->CrawlStats("b")->queued, kUrls - kKept);
 }
 
+TEST_F(FrontierCrawlRobotsTest, OneRobotsFetchPerOriginAcrossCrawls) {
+  Open();
+  Use("a");
+  Add("http://one.test/1");
+  EXPECT_EQ(PopOne(), "http://one.test/robots.txt");
+  Use("b");
+  Add("http://one.test/1");
+  EXPECT_EQ(PopOne(), "");  // a's fetch of it is in flight
+  // a's worker died: its lease ends, and b's POP fetches the robots.txt.
+  now_ += opts_.lease_timeout_ms + 1;
+  Use("a");
+  Tick();
+  Use("b");
+  EXPECT_EQ(PopOne(), "http://one.test/robots.txt");
+  // a's robots fetch is queued again, but b's is in flight: a waits.
+  Use("a");
+  EXPECT_EQ(PopOne(), "");
+  now_ += 200;
+  EXPECT_EQ(PopOne(), "");
+  Use("b");
+  ConfirmOptions o;
+  o.status = 200;
+  o.body = "User-agent: *\nDisallow: /private\n";
+  ASSERT_TRUE(fr_->Confirm("http://one.test/robots.txt", o, now_).ok());
+  // b's rules are fresh: a's own fetch is not needed any more.
+  Use("a");
+  now_ += 200;
+  EXPECT_EQ(PopOne(), "http://one.test/1");
+  EXPECT_EQ(Info("http://one.test/robots.txt").state, UrlState::kDone);
+  EXPECT_EQ(fr_->CrawlStats("a")->queued, 0u);
+  // A robots.txt a client adds is fetched as asked.
+  Add("http://one.test/robots.txt?again");
+  EXPECT_EQ(PopOne(), "http://one.test/robots.txt?again");
+}
+
 // A directory of a version before per-crawl re-checks: its policy record
 // held the re-check's pending flag and position. Written here by hand, the
 // frontier closed: the origin's new rules, a re-check pending and started.
