@@ -20,13 +20,10 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 
 import servers  # noqa: E402
+from servers import field_map  # noqa: E402
 
 BINARY = None
 ORIGIN = "http://one.test"
-
-
-def field_map(reply):
-    return {reply[i].decode(): reply[i + 1] for i in range(0, len(reply), 2)}
 
 
 class CrawlRobotsTest(unittest.TestCase):

@@ -142,6 +142,13 @@ TEST_F(HttpDashboardTest, ShowsLiveValuesAndChartsInChromium) {
   std::printf("screenshot: %s\n", shot.c_str());
 }
 
+// The DOM of a page load that succeeded and went live ("" otherwise).
+std::string LiveDom(const ProcessResult& page) {
+  EXPECT_EQ(page.exit_code, 0) << page.err;
+  EXPECT_EQ(TextOf(page.out, "live"), "live") << page.out.substr(0, 2000);
+  return page.exit_code == 0 ? page.out : "";
+}
+
 // The cells of the crawls table's row of crawl `name`, joined by '|'
 // ("" if the page has no such row).
 std::string CrawlRow(const std::string& dom, const std::string& name) {
@@ -181,10 +188,7 @@ TEST_F(HttpDashboardTest, ShowsEachCrawlInChromium) {
   ASSERT_EQ(popped.elements.size(), 3u);
   ASSERT_EQ(news->Cmd({"CONFIRM", popped.elements[0].str}), Int(1));
 
-  ProcessResult page = Load(3000);
-  ASSERT_EQ(page.exit_code, 0) << page.err;
-  const std::string& dom = page.out;
-  EXPECT_EQ(TextOf(dom, "live"), "live") << dom.substr(0, 2000);
+  const std::string dom = LiveDom(Load(3000));
   // Crawl | URLs | queued | leased | done | excluded | sites
   EXPECT_EQ(CrawlRow(dom, "DEFAULT"), "DEFAULT|2|2|0|0|0|2");
   EXPECT_EQ(CrawlRow(dom, "news"), "news|1,200|1,197|2|1|0|3");
