@@ -1,9 +1,10 @@
 """robots.txt across crawls (issue 22), as redis-py workers see it: the
 rules are the origin's, stored once for every crawl, so a Crawl-delay
 stored through crawl a spaces the fetches of crawls a and b together
-(also after kill -9), and new rules bring back the excluded URLs of every
-crawl, not only of the crawl that stored them, also when the server is
-killed in the middle of the re-check (docs/design.md, "Crawls").
+(also after kill -9), an origin's robots.txt is fetched once for all
+crawls, and new rules bring back the excluded URLs of every crawl, not
+only of the crawl that stored them, also when the server is killed in
+the middle of the re-check (docs/design.md, "Crawls").
 
     python3 crawl_robots_test.py path/to/frontierd
 """
@@ -124,6 +125,33 @@ class CrawlRobotsTest(unittest.TestCase):
         want = sorted(f"{ORIGIN}/p/{i}".encode() for i in (0, 2, 3, 4))
         self.assertEqual(sorted(b.execute_command("POP", "COUNT", "10")), want)
         self.assertEqual(sorted(a.execute_command("POP", "COUNT", "10")), want)
+
+    def test_one_robots_fetch_per_origin_across_crawls(self):
+        self.start("--site-max-leases", "0")
+        a, b = self.client("a"), self.client("b")
+        robots = f"{ORIGIN}/robots.txt".encode()
+        for r in (a, b):
+            r.execute_command("ADD", f"{ORIGIN}/1")
+        # a's worker takes the robots.txt and dies: its lease ends, b's POP
+        # hands out b's own, and a's comes back to a's queue.
+        self.assertEqual(a.execute_command("POP", "LEASE", "0.3"), robots)
+        self.assertIsNone(b.execute_command("POP"))  # a's fetch in flight
+        time.sleep(0.5)
+        got = self.pop_within(b, 5)
+        self.assertEqual(got and got[1], robots)
+        # b's fetch is in flight: a does not fetch it a second time.
+        deadline = time.monotonic() + 0.5
+        while time.monotonic() < deadline:
+            self.assertIsNone(a.execute_command("POP"))
+            time.sleep(0.02)
+        self.assertEqual(b.execute_command(
+            "CONFIRM", robots, "STATUS", "200",
+            "BODY", "User-agent: *\nDisallow: /private\n"), 1)
+        # b's rules serve a: its robots.txt is done without a fetch.
+        got = self.pop_within(a, 5)
+        self.assertEqual(got and got[1], f"{ORIGIN}/1".encode())
+        info = field_map(a.execute_command("URLINFO", robots))
+        self.assertEqual(info["state"], b"done")
 
     def test_kill_9_in_a_recheck_resumes_it(self):
         self.start("--site-max-leases", "0")
