@@ -329,9 +329,6 @@ class FrontierImpl final : public Frontier {
   Status GateHead(DbTxn* t, uint64_t site_fp, const UrlKey& key,
                   UrlRecord* rec, SiteRecord* site, int64_t now_ms,
                   bool* held);
-  // Puts `origin`'s /robots.txt at the top of its site's queue (creating
-  // its URL record if needed): *busy_until stays nullopt. If that URL is
-  // leased or waiting for a retry instead, *busy_until is when that ends.
   // With crawls (gate_on_), before `rec`, a robots fetch at the head of
   // `site_fp`, is handed out: another crawl may have fetched the origin's
   // robots.txt meanwhile, or be fetching it. If the frontier queued `rec`
@@ -342,6 +339,9 @@ class FrontierImpl final : public Frontier {
   Status GateRobotsFetch(DbTxn* t, uint64_t site_fp, const UrlKey& key,
                          UrlRecord* rec, SiteRecord* site, int64_t now_ms,
                          bool* held);
+  // Puts `origin`'s /robots.txt at the top of its site's queue (creating
+  // its URL record if needed): *busy_until stays nullopt. If that URL is
+  // leased or waiting for a retry instead, *busy_until is when that ends.
   Status QueueRobotsFetch(DbTxn* t, std::string_view origin, uint64_t site_fp,
                           SiteRecord* site, int64_t now_ms,
                           std::optional<int64_t>* busy_until);

@@ -60,9 +60,8 @@ StatusOr<bool> HoldsExcludedOf(bdb::Database* excluded, DbTxn* t,
   s = cursor.Seek(EncodeExcludedKey(origin_fp, UrlKey()), &key, nullptr);
   uint64_t key_origin = 0;
   UrlKey url_key;
-  const bool holds =
-      s.ok() && DecodeExcludedKey(key, &key_origin, &url_key) &&
-      key_origin == origin_fp;
+  const bool holds = s.ok() && DecodeExcludedKey(key, &key_origin, &url_key) &&
+                     key_origin == origin_fp;
   if (!s.ok() && !s.IsNotFound()) return s;
   s = cursor.Close();
   if (!s.ok()) return s;
@@ -90,8 +89,8 @@ Status FrontierImpl::MarkRechecks(DbTxn* t, uint64_t origin_fp) {
   return Status::OK();
 }
 
-Status FrontierImpl::StartRecheck(DbTxn* t, uint64_t origin_fp,
-                                  PolicyRecord* p, int64_t now_ms) {
+Status FrontierImpl::StartRecheck(DbTxn* t, uint64_t origin_fp, PolicyRecord* p,
+                                  int64_t now_ms) {
   if (!p->recheck) return Status::OK();
   Status s = MarkRechecks(t, origin_fp);
   if (!s.ok()) return s;

@@ -174,9 +174,10 @@ Status FrontierImpl::GateRobotsFetch(DbTxn* t, uint64_t site_fp,
   // Another crawl's fetch is in flight (its report is not signalled here:
   // looked at again after HostGate::kRecheckMs), or its back-off runs.
   *held = true;
-  const int64_t until = p.state == RobotsState::kFetching
-                            ? std::min(p.until_ms, now_ms + HostGate::kRecheckMs)
-                            : p.until_ms;
+  const int64_t until =
+      p.state == RobotsState::kFetching
+          ? std::min(p.until_ms, now_ms + HostGate::kRecheckMs)
+          : p.until_ms;
   site->next_allowed_ms = std::max(site->next_allowed_ms, until);
   StoreSite(site_fp, *site);
   return PlaceSite(t, site_fp, *site, now_ms);
@@ -287,7 +288,8 @@ Status FrontierImpl::ApplyRobotsReport(DbTxn* t, uint64_t origin_fp,
   return StorePolicy(t, origin_fp, *p);
 }
 
-int64_t FrontierImpl::RobotsDelayOf(std::optional<int64_t> crawl_delay_ms) const {
+int64_t FrontierImpl::RobotsDelayOf(
+    std::optional<int64_t> crawl_delay_ms) const {
   return crawl_delay_ms
              ? std::min(*crawl_delay_ms, opts_.robots_max_crawl_delay_ms)
              : -1;

@@ -232,7 +232,8 @@ void WriteLegacyPendingRecheck(const std::string& dir, std::string_view body) {
   ASSERT_EQ(env.close(0), 0);
 }
 
-TEST_F(FrontierCrawlRobotsTest, AReCheckPendingInAnOlderDirectoryRunsInEachCrawl) {
+TEST_F(FrontierCrawlRobotsTest,
+       AReCheckPendingInAnOlderDirectoryRunsInEachCrawl) {
   Open();
   SetRules("User-agent: *\nDisallow: /p\n");
   AddExcluded(3);
