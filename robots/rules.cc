@@ -86,6 +86,20 @@ std::string Rules::Serialize() const {
   return out;
 }
 
+bool StoredCrawlDelay(std::string_view stored,
+                      std::optional<int64_t>* delay_ms) {
+  if (stored.size() < 3 || stored[0] != kVersion1) return false;
+  stored.remove_prefix(3);
+  uint64_t v = 0;
+  if (!GetVarint(&stored, &v) || !GetVarint(&stored, &v) ||
+      v > static_cast<uint64_t>(kMaxCrawlDelayMs) + 1) {
+    return false;
+  }
+  delay_ms->reset();
+  if (v > 0) *delay_ms = static_cast<int64_t>(v - 1);
+  return true;
+}
+
 bool StoredRules::Open(std::string_view stored) {
   ok_ = false;
   if (stored.size() < 3 || stored[0] != kVersion1) return false;

@@ -77,6 +77,12 @@ struct Rules {
 // True if rule `a` is tried before rule `b` (the order at Rules::rules).
 bool RuleBefore(const Rule& a, const Rule& b);
 
+// The Crawl-delay of a Rules::Serialize() string, read from its header
+// alone (no parse, no allocation): true and sets *delay_ms (nullopt: the
+// rules give none); false if `stored` does not start like such a string.
+bool StoredCrawlDelay(std::string_view stored,
+                      std::optional<int64_t>* delay_ms);
+
 // Reads the rules of a Rules::Serialize() string in place, in matching
 // order, without copying or allocating: for matching straight from the
 // stored bytes (matcher.h: AllowedStored). `stored` must outlive it.

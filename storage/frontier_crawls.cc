@@ -223,7 +223,7 @@ Status FrontierImpl::OpenCrawls() {
     }
     if (!s.IsNotFound()) return s;
   }
-  if (registered.empty()) return Status::OK();
+  if (registered.empty()) return MarkLegacyRechecks();
   // More than one crawl: the default crawl's sites feed the gate (a second
   // pass over them, at start only when there are crawls), and each
   // crawl's as its scheduler is rebuilt below.
@@ -247,6 +247,7 @@ Status FrontierImpl::OpenCrawls() {
     if (s.ok()) s = LoadScopeRecheck();
   }
   SwitchTo(home_space);
+  if (s.ok()) s = MarkLegacyRechecks();
   return s;
 }
 

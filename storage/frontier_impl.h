@@ -332,6 +332,16 @@ class FrontierImpl final : public Frontier {
   Status GateHead(DbTxn* t, uint64_t site_fp, const UrlKey& key,
                   UrlRecord* rec, SiteRecord* site, int64_t now_ms,
                   bool* held);
+  // With crawls (gate_on_), before `rec`, a robots fetch at the head of
+  // `site_fp`, is handed out: another crawl may have fetched the origin's
+  // robots.txt meanwhile, or be fetching it. If the frontier queued `rec`
+  // itself (depth 0) and the rules are fresh now, it is not needed: done
+  // without a fetch, *held. While another crawl's fetch is in flight, or
+  // its back-off after an unreachable one runs, the site waits (*held).
+  // Otherwise *held is false: `rec` goes.
+  Status GateRobotsFetch(DbTxn* t, uint64_t site_fp, const UrlKey& key,
+                         UrlRecord* rec, SiteRecord* site, int64_t now_ms,
+                         bool* held);
   // Puts `origin`'s /robots.txt at the top of its site's queue (creating
   // its URL record if needed): *busy_until stays nullopt. If that URL is
   // leased or waiting for a retry instead, *busy_until is when that ends.
@@ -361,20 +371,36 @@ class FrontierImpl final : public Frontier {
   Status ReportRobotsFetch(DbTxn* t, const UrlKey& key, UrlRecord* rec,
                            std::optional<int> status, std::string_view body,
                            int64_t now_ms);
-  // After a report stored new rules (p->recheck): the first re-check
-  // batch, and the origin noted for Tick if more remain. Call it after the
+  // A robots.txt Crawl-delay as a site record keeps it: capped by
+  // robots-max-crawl-delay; -1 for none.
+  int64_t RobotsDelayOf(std::optional<int64_t> crawl_delay_ms) const;
+  // With crawls (gate_on_): sets `site`'s robots delay to the Crawl-delay
+  // of `rules` (an origin's stored rules), so that this crawl's fetch holds
+  // the site as long as the fetch of the crawl that stored them.
+  Status AdoptCrawlDelay(std::string_view rules, SiteRecord* site) const;
+  // The re-check of excluded URLs after new rules (frontier_recheck.cc).
+  // After a report stored new rules (p->recheck): marks the origin in
+  // every crawl holding excluded URLs of it, clears p->recheck and stores
+  // `p`, then runs the current crawl's first batch. Call it after the
   // caller's own site record is stored (the re-check moves site counts).
   Status StartRecheck(DbTxn* t, uint64_t origin_fp, PolicyRecord* p,
                       int64_t now_ms);
-  // Re-checks up to `budget` excluded URLs of the origin against its
-  // current rules; those now allowed go back to the queue. Clears
-  // p->recheck when the origin has none left to check. Stores `p`.
-  Status RecheckExcluded(DbTxn* t, uint64_t origin_fp, PolicyRecord* p,
+  // Marks `origin_fp` for a re-check from the start in every crawl whose
+  // excluded index holds URLs of it (a record in the crawl's meta.db).
+  Status MarkRechecks(DbTxn* t, uint64_t origin_fp);
+  // The current crawl's next batch: re-checks up to `budget` of its
+  // excluded URLs of the origin against `rules` (its stored rules), from
+  // the crawl's mark; those now allowed go back to the queue. Moves the
+  // mark on, or removes it when none is left to check.
+  Status RecheckExcluded(DbTxn* t, uint64_t origin_fp, std::string_view rules,
                          size_t budget, int64_t now_ms, uint64_t* requeued);
-  // Tick's share: one re-check batch for a pending origin.
+  // Tick's share: one re-check batch for a pending origin of the crawl.
   Status TickRechecks(int64_t now_ms, TickResult* result);
-  // Origins whose re-check is pending (from policy records at start).
+  // The current crawl's pending origins (its marks in meta.db).
   Status LoadRechecks();
+  // Re-checks pending in policy records (an older version kept the
+  // position there) become marks in every crawl; once all are open.
+  Status MarkLegacyRechecks();
   Status LoadPolicy(DbTxn* t, uint64_t origin_fp, PolicyRecord* rec);
   // LoadPolicy(), or a new record of `origin` (state unknown) if absent.
   Status LoadOrNewPolicy(DbTxn* t, std::string_view origin, uint64_t origin_fp,

@@ -8,6 +8,7 @@
 #include "policy/backoff.h"
 #include "robots/agent_rules.h"
 #include "robots/matcher.h"
+#include "robots/rules.h"
 #include "storage/frontier_impl.h"
 
 namespace frontier {
@@ -19,9 +20,6 @@ namespace {
 // position of a site's queue in either order.
 constexpr uint16_t kRobotsDepth = 0;
 constexpr uint16_t kRobotsPriority = 0;
-// Excluded URLs re-checked per transaction: bounds the work of one
-// CONFIRM or one Tick; Tick goes on with the rest.
-constexpr size_t kRecheckBatch = 500;
 constexpr size_t kPolicyCacheMax = 1 << 16;
 constexpr std::string_view kRobotsPath = "/robots.txt";
 
@@ -116,6 +114,10 @@ Status FrontierImpl::GateHead(DbTxn* t, uint64_t site_fp, const UrlKey& key,
     }
     if (*allowed) {
       *held = false;
+      // Crawls share the site: this crawl's fetch holds it for the
+      // origin's Crawl-delay too, whichever crawl stored the rules (the
+      // record of the crawl that did has it already).
+      if (gate_on_) return AdoptCrawlDelay(rules, site);
       return Status::OK();
     }
     // Disallowed: out of the queue, into the origin's excluded index.
@@ -136,6 +138,47 @@ Status FrontierImpl::GateHead(DbTxn* t, uint64_t site_fp, const UrlKey& key,
   *held = true;
   site->next_allowed_ms =
       std::max({site->next_allowed_ms, wait_until, now_ms + 1});
+  StoreSite(site_fp, *site);
+  return PlaceSite(t, site_fp, *site, now_ms);
+}
+
+Status FrontierImpl::GateRobotsFetch(DbTxn* t, uint64_t site_fp,
+                                     const UrlKey& key, UrlRecord* rec,
+                                     SiteRecord* site, int64_t now_ms,
+                                     bool* held) {
+  *held = false;
+  const std::string origin = OriginOf(rec->url);
+  if (origin.empty()) return Status::OK();
+  PolicyRecord p;
+  Status s = LoadPolicy(t, Fingerprint(origin), &p);
+  if (s.IsNotFound()) return Status::OK();  // nobody fetched it yet
+  if (!s.ok()) return s;
+  if (FreshRules(p, now_ms)) {
+    // A URL a client added (depth > 0) is fetched as asked.
+    if (rec->depth != kRobotsDepth) return Status::OK();
+    *held = true;
+    s = Dequeue(t, key, *rec, site);
+    if (!s.ok()) return s;
+    rec->state = StoredState::kDone;
+    rec->due_ms = 0;
+    s = StoreUrl(t, key, *rec);
+    if (!s.ok()) return s;
+    CountMove(site, StoredState::kQueued, StoredState::kDone);
+    StoreSite(site_fp, *site);
+    return PlaceSite(t, site_fp, *site, now_ms);
+  }
+  const bool busy = (p.state == RobotsState::kFetching ||
+                     p.state == RobotsState::kUnreachable) &&
+                    p.until_ms > now_ms;
+  if (!busy) return Status::OK();
+  // Another crawl's fetch is in flight (its report is not signalled here:
+  // looked at again after HostGate::kRecheckMs), or its back-off runs.
+  *held = true;
+  const int64_t until =
+      p.state == RobotsState::kFetching
+          ? std::min(p.until_ms, now_ms + HostGate::kRecheckMs)
+          : p.until_ms;
+  site->next_allowed_ms = std::max(site->next_allowed_ms, until);
   StoreSite(site_fp, *site);
   return PlaceSite(t, site_fp, *site, now_ms);
 }
@@ -240,21 +283,26 @@ Status FrontierImpl::ApplyRobotsReport(DbTxn* t, uint64_t origin_fp,
   if (site != nullptr) {
     // The site's delay in force follows the origin last fetched (with
     // politeness-scope domain a site may span several origins).
-    site->robots_delay_ms =
-        rules.crawl_delay_ms
-            ? std::min(*rules.crawl_delay_ms, opts_.robots_max_crawl_delay_ms)
-            : -1;
+    site->robots_delay_ms = RobotsDelayOf(rules.crawl_delay_ms);
   }
   return StorePolicy(t, origin_fp, *p);
 }
 
-Status FrontierImpl::StartRecheck(DbTxn* t, uint64_t origin_fp,
-                                  PolicyRecord* p, int64_t now_ms) {
-  if (!p->recheck) return Status::OK();
-  uint64_t requeued = 0;
-  Status s = RecheckExcluded(t, origin_fp, p, kRecheckBatch, now_ms, &requeued);
-  if (s.ok() && p->recheck) rechecks_.insert(origin_fp);
-  return s;
+int64_t FrontierImpl::RobotsDelayOf(
+    std::optional<int64_t> crawl_delay_ms) const {
+  return crawl_delay_ms
+             ? std::min(*crawl_delay_ms, opts_.robots_max_crawl_delay_ms)
+             : -1;
+}
+
+Status FrontierImpl::AdoptCrawlDelay(std::string_view rules,
+                                     SiteRecord* site) const {
+  std::optional<int64_t> delay;
+  if (!robots::StoredCrawlDelay(rules, &delay)) {
+    return Status::Corruption("undecodable robots rules");
+  }
+  site->robots_delay_ms = RobotsDelayOf(delay);
+  return Status::OK();
 }
 
 Status FrontierImpl::ReportRobotsFetch(DbTxn* t, const UrlKey& key,
@@ -298,124 +346,6 @@ Status FrontierImpl::ReportRobotsFetch(DbTxn* t, const UrlKey& key,
   s = PlaceSite(t, rec->site_fp, site, now_ms);
   if (!s.ok()) return s;
   return StartRecheck(t, origin_fp, &p, now_ms);
-}
-
-Status FrontierImpl::RecheckExcluded(DbTxn* t, uint64_t origin_fp,
-                                     PolicyRecord* p, size_t budget,
-                                     int64_t now_ms, uint64_t* requeued) {
-  bool done = p->rules.empty();
-  if (!done) {
-    bdb::Cursor cursor;
-    Status s = cursor.Open(&excluded_, t);
-    if (!s.ok()) return s;
-    const UrlKey after = p->recheck_started ? p->recheck_after : UrlKey();
-    std::string key;
-    s = cursor.Seek(EncodeExcludedKey(origin_fp, after), &key, nullptr);
-    size_t checked = 0;
-    while (true) {
-      if (s.IsNotFound()) {
-        done = true;
-        break;
-      }
-      if (!s.ok()) return s;
-      uint64_t key_origin = 0;
-      UrlKey url_key;
-      if (!DecodeExcludedKey(key, &key_origin, &url_key)) {
-        return Status::Corruption("undecodable excluded key");
-      }
-      if (key_origin != origin_fp) {
-        done = true;
-        break;
-      }
-      if (p->recheck_started && url_key == p->recheck_after) {
-        s = cursor.Next(&key, nullptr);  // kept by the previous batch
-        continue;
-      }
-      if (checked++ == budget) break;
-      UrlRecord rec;
-      s = LoadUrl(t, url_key, &rec);
-      if (!s.ok() && !s.IsNotFound()) return s;
-      const bool stale = s.IsNotFound() || rec.state != StoredState::kExcluded;
-      std::optional<bool> allowed;
-      if (!stale) {
-        allowed = robots::AllowedStored(p->rules, PathAndQueryOf(rec.url));
-        if (!allowed) return Status::Corruption("undecodable robots rules");
-      }
-      if (stale || *allowed) {
-        s = cursor.DeleteCurrent();
-        if (!s.ok()) return s;
-      }
-      if (!stale && *allowed) {
-        SiteRecord site;
-        s = LoadSite(t, rec.site_fp, &site);
-        if (s.ok()) s = Enqueue(t, url_key, &rec, &site);
-        if (s.ok()) s = StoreUrl(t, url_key, rec);
-        if (!s.ok()) return s;
-        CountMove(&site, StoredState::kExcluded, StoredState::kQueued);
-        StoreSite(rec.site_fp, site);
-        s = PlaceSite(t, rec.site_fp, site, now_ms);
-        if (!s.ok()) return s;
-        ++*requeued;
-      } else if (!stale) {
-        p->recheck_after = url_key;
-        p->recheck_started = true;
-      }
-      s = cursor.Next(&key, nullptr);
-    }
-    s = cursor.Close();
-    if (!s.ok()) return s;
-  }
-  if (done) {
-    p->recheck = false;
-    p->recheck_started = false;
-    p->recheck_after = UrlKey();
-    rechecks_.erase(origin_fp);
-  }
-  return StorePolicy(t, origin_fp, *p);
-}
-
-Status FrontierImpl::TickRechecks(int64_t now_ms, TickResult* result) {
-  if (rechecks_.empty()) return Status::OK();
-  const uint64_t origin_fp = *rechecks_.begin();
-  uint64_t requeued = 0;
-  Status s = RunWrite([&](DbTxn* t) {
-    requeued = 0;
-    PolicyRecord p;
-    Status ls = LoadPolicy(t, origin_fp, &p);
-    if (ls.IsNotFound() || (ls.ok() && !p.recheck)) {
-      rechecks_.erase(origin_fp);
-      return Status::OK();
-    }
-    if (!ls.ok()) return ls;
-    return RecheckExcluded(t, origin_fp, &p, kRecheckBatch, now_ms, &requeued);
-  });
-  if (!s.ok()) return s;
-  result->requeued += requeued;
-  if (!rechecks_.empty()) result->more_due = true;
-  return Status::OK();
-}
-
-Status FrontierImpl::LoadRechecks() {
-  rechecks_.clear();
-  bdb::Txn txn;
-  Status s = txn.Begin(env_.get());
-  if (!s.ok()) return s;
-  {
-    bdb::Cursor cursor;
-    s = cursor.Open(&policy_, txn.get());
-    std::string key, value;
-    if (s.ok()) s = cursor.First(&key, &value);
-    while (s.ok()) {
-      PolicyRecord p;
-      if (key.size() != 8 || !DecodePolicyRecord(value, &p)) {
-        return Status::Corruption("undecodable robots policy record");
-      }
-      if (p.recheck) rechecks_.insert(Fingerprint(p.origin));
-      s = cursor.Next(&key, &value);
-    }
-    if (!s.IsNotFound()) return s;
-  }
-  return txn.Commit();
 }
 
 // --- ROBOTS GET / SET / CHECK ------------------------------------------

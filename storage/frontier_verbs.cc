@@ -247,10 +247,12 @@ Status FrontierImpl::PopOne(DbTxn* t, std::optional<size_t> partition,
                                 rec.url);
     }
     robots_fetch = IsRobotsFetch(rec);
-    if (!opts_.robots || robots_fetch) break;
+    if (!opts_.robots || (robots_fetch && !gate_on_)) break;
     bool held = false;
-    s = GateHead(t, first->first, first->second.url, &rec, &site, now_ms,
-                 &held);
+    s = robots_fetch ? GateRobotsFetch(t, first->first, first->second.url,
+                                       &rec, &site, now_ms, &held)
+                     : GateHead(t, first->first, first->second.url, &rec,
+                                &site, now_ms, &held);
     if (!s.ok()) return s;
     if (!held) break;
   }

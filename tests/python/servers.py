@@ -21,6 +21,11 @@ def free_port():
         return s.getsockname()[1]
 
 
+def field_map(reply):
+    """STATS', CRAWL INFO's or URLINFO's flat field/value array as a dict."""
+    return {reply[i].decode(): reply[i + 1] for i in range(0, len(reply), 2)}
+
+
 def _ping(port):
     try:
         with socket.create_connection(("127.0.0.1", port), timeout=1) as s:

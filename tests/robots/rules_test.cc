@@ -57,6 +57,22 @@ TEST(RulesSerialize, EmptyRulesRoundTrip) {
   EXPECT_EQ(Rules::Parse(zero_delay.Serialize()), zero_delay);
 }
 
+TEST(RulesSerialize, StoredCrawlDelayReadsTheHeaderAlone) {
+  std::optional<int64_t> delay;
+  ASSERT_TRUE(StoredCrawlDelay(Sample().Serialize(), &delay));
+  EXPECT_EQ(delay, 1500);
+  Rules zero;
+  zero.crawl_delay_ms = 0;
+  ASSERT_TRUE(StoredCrawlDelay(zero.Serialize(), &delay));
+  EXPECT_EQ(delay, 0);
+  ASSERT_TRUE(StoredCrawlDelay(Rules().Serialize(), &delay));
+  EXPECT_EQ(delay, std::nullopt);
+  EXPECT_FALSE(StoredCrawlDelay("", &delay));
+  EXPECT_FALSE(StoredCrawlDelay(std::string("\x7f\0\0\0\0", 5), &delay));
+  const std::string good = Sample().Serialize();
+  EXPECT_FALSE(StoredCrawlDelay(good.substr(0, 4), &delay));  // cut
+}
+
 TEST(RulesSerialize, RefusesBadBytes) {
   const std::string good = Sample().Serialize();
   EXPECT_FALSE(Rules::Parse(""));

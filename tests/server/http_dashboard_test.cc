@@ -142,6 +142,60 @@ TEST_F(HttpDashboardTest, ShowsLiveValuesAndChartsInChromium) {
   std::printf("screenshot: %s\n", shot.c_str());
 }
 
+// The DOM of a page load that succeeded and went live ("" otherwise).
+std::string LiveDom(const ProcessResult& page) {
+  EXPECT_EQ(page.exit_code, 0) << page.err;
+  EXPECT_EQ(TextOf(page.out, "live"), "live") << page.out.substr(0, 2000);
+  return page.exit_code == 0 ? page.out : "";
+}
+
+// The cells of the crawls table's row of crawl `name`, joined by '|'
+// ("" if the page has no such row).
+std::string CrawlRow(const std::string& dom, const std::string& name) {
+  const std::string start = ">" + name + "</td>";
+  const size_t table = dom.find("id=\"crawls\"");
+  if (table == std::string::npos) return "";
+  const size_t at = dom.find(start, table);
+  if (at == std::string::npos) return "";
+  const std::string row = dom.substr(at, dom.find("</tr>", at) - at);
+  std::string cells = name;
+  std::regex cell("<td class=\"num\">([^<]*)</td>");
+  for (auto it = std::sregex_iterator(row.begin(), row.end(), cell);
+       it != std::sregex_iterator(); ++it) {
+    cells += "|" + (*it)[1].str();
+  }
+  return cells;
+}
+
+// Several crawls (issue 22): a row per crawl, DEFAULT first, with its
+// URLs, queued, leased, done, excluded and sites.
+TEST_F(HttpDashboardTest, ShowsEachCrawlInChromium) {
+  chromium_ = FindChromium();
+  if (chromium_.empty()) {
+    GTEST_SKIP() << "no Chromium installed (Debian package chromium): the "
+                    "page was not tested in a browser";
+  }
+  AddUrls(0, 2);  // the default crawl's
+  auto news = Connect();
+  ASSERT_EQ(news->Cmd({"CRAWL", "news"}), StatusReply("OK"));
+  for (int i = 0; i < 1200; ++i) {
+    news->Append({"ADD", "http://n" + std::to_string(i % 3) + ".example/" +
+                             std::to_string(i)});
+  }
+  for (int i = 0; i < 1200; ++i) ASSERT_EQ(news->GetReply(), Int(1));
+  Reply popped = news->Cmd({"POP", "COUNT", "3"});
+  ASSERT_TRUE(popped.IsArray());
+  ASSERT_EQ(popped.elements.size(), 3u);
+  ASSERT_EQ(news->Cmd({"CONFIRM", popped.elements[0].str}), Int(1));
+
+  const std::string dom = LiveDom(Load(3000));
+  // Crawl | URLs | queued | leased | done | excluded | sites
+  EXPECT_EQ(CrawlRow(dom, "DEFAULT"), "DEFAULT|2|2|0|0|0|2");
+  EXPECT_EQ(CrawlRow(dom, "news"), "news|1,200|1,197|2|1|0|3");
+  EXPECT_LT(dom.find(">DEFAULT</td>"), dom.find(">news</td>"));
+  EXPECT_EQ(TextOf(dom, "v-urls"), "2");  // the tiles stay DEFAULT's
+}
+
 // With robots.txt applied: the Excluded tile, so that the tiles add up to
 // URLs; and once the crawl is idle (nothing queued or leased), the largest
 // sites are still listed, by URLs held.

@@ -219,6 +219,9 @@ function render(s) {
     {name: 'hit ratio', points: values((x) => x.memory.cache_hit_ratio || 0)},
   ], (v) => (v * 100).toFixed(v >= 0.1 || v === 0 ? 0 : 1) + '%', 1);
 
+  // Every crawl's counts, DEFAULT first (/api/stats "crawls").
+  fillTable('crawls', s.crawls.map((x) => [x.name, x.urls, x.queued, x.leased, x.done,
+                                           x.excluded, x.sites]));
   fillTable('sites', s.largest_sites.map((x) => [x.name, x.queued, x.leased, x.urls]));
   fillKv('site-states', [
     ['ready', fmtInt(f.ready_sites)],
