@@ -53,8 +53,10 @@ std::string ErrorLine(std::string_view line) {
 
 }  // namespace
 
-ClusterForwarder::ClusterForwarder(event_base* base, Deliver deliver)
+ClusterForwarder::ClusterForwarder(event_base* base, ServerStats& stats,
+                                   Deliver deliver)
     : base_(base),
+      stats_(stats),
       deliver_(std::move(deliver)),
       pump_timer_(base, Timer::Kind::kOnce, [this] { Pump(); }),
       deadline_timer_(base, Timer::Kind::kPeriodic,
@@ -69,12 +71,6 @@ ClusterForwarder::~ClusterForwarder() {
       redisAsyncFree(link);
     }
   }
-}
-
-uint64_t ClusterForwarder::bytes_in_flight() const {
-  uint64_t total = 0;
-  for (const auto& [address, peer] : peers_) total += peer->bytes_in_flight;
-  return total;
 }
 
 void ClusterForwarder::Forward(const cluster::Address& to, uint64_t client,
@@ -99,7 +95,7 @@ void ClusterForwarder::Forward(const cluster::Address& to, uint64_t client,
   for (const std::string& arg : argv) request.bytes += arg.size() + 16;
   request.deadline_ms = now_ms + options_.timeout_ms;
   peer->waiting.push_back(std::move(request));
-  ++forwarded_;
+  ++stats_.cluster_forwarded;
   pump_timer_.Fire();
   if (!deadline_timer_.pending()) deadline_timer_.Start(kDeadlineCheckMs);
 }
@@ -159,6 +155,9 @@ bool ClusterForwarder::Connect(Peer& peer) {
     auth.push_back(options_.pass);
     Send(peer, 0, auth, 0, NowMs() + options_.timeout_ms);
   }
+  // What arrives on this link is never forwarded again (CLUSTER LINK).
+  const std::string link_args[] = {"CLUSTER", "LINK"};
+  Send(peer, 0, link_args, 0, NowMs() + options_.timeout_ms);
   return true;
 }
 
@@ -173,6 +172,7 @@ void ClusterForwarder::Send(Peer& peer, uint64_t client,
   }
   peer.in_flight.push_back(InFlight{client, bytes, deadline_ms});
   peer.bytes_in_flight += bytes;
+  stats_.cluster_forward_bytes_in_flight += bytes;
   // The callback's privdata is unused: replies come in order.
   redisAsyncCommandArgv(peer.link, &ClusterForwarder::OnReply, nullptr,
                         static_cast<int>(argv.size()), ptrs.data(),
@@ -210,6 +210,7 @@ void ClusterForwarder::OnReply(redisAsyncContext* ac, void* reply, void*) {
   const InFlight sent = peer->in_flight.front();
   peer->in_flight.pop_front();
   peer->bytes_in_flight -= sent.bytes;
+  self->stats_.cluster_forward_bytes_in_flight -= sent.bytes;
   if (self->closing_) return;
   const auto* r = static_cast<const redisReply*>(reply);
   if (sent.client == 0) {  // AUTH or CRAWL of the connection itself
@@ -268,11 +269,22 @@ void ClusterForwarder::CheckDeadlines() {
           peer.address.c_str(), static_cast<long long>(options_.timeout_ms));
       peer.timed_out = peer.address + " gave no reply within " +
                        std::to_string(options_.timeout_ms) + " ms";
+      const std::string why = peer.timed_out;
       redisAsyncContext* link = peer.link;
       peer.link = nullptr;
-      redisAsyncFree(link);
+      redisAsyncFree(link);  // answers every command on it (OnReply)
       peer.link_up = false;
       peer.timed_out.clear();
+      while (!peer.in_flight.empty()) {  // cannot happen, but none is lost
+        const InFlight sent = peer.in_flight.front();
+        peer.in_flight.pop_front();
+        peer.bytes_in_flight -= sent.bytes;
+        stats_.cluster_forward_bytes_in_flight -= sent.bytes;
+        if (sent.client != 0) {
+          Fail(sent.client, std::string(errors::kForwardTimeoutPrefix) + why +
+                                std::string(errors::kForwardMaybeRun));
+        }
+      }
     }
     busy = busy || !peer.waiting.empty() || !peer.in_flight.empty();
   }
@@ -280,7 +292,7 @@ void ClusterForwarder::CheckDeadlines() {
 }
 
 void ClusterForwarder::Fail(uint64_t client, std::string line) {
-  ++failed_;
+  ++stats_.cluster_forward_errors;
   deliver_(client, ErrorLine(line));
 }
 

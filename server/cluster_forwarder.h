@@ -28,6 +28,7 @@
 
 #include "cluster/cluster_map.h"
 #include "server/libevent_ptr.h"
+#include "server/server_stats.h"
 #include "server/timer.h"
 
 struct redisAsyncContext;
@@ -48,8 +49,10 @@ class ClusterForwarder {
   // its reply (RESP bytes: the peer's reply or an error).
   using Deliver = std::function<void(uint64_t client, std::string resp)>;
 
-  // `base` must outlive the forwarder.
-  ClusterForwarder(event_base* base, Deliver deliver);
+  // `base` and `stats` must outlive the forwarder, which counts in
+  // `stats` (cluster_forwarded, cluster_forward_errors and
+  // cluster_forward_bytes_in_flight, over every peer).
+  ClusterForwarder(event_base* base, ServerStats& stats, Deliver deliver);
   // Closes every connection; commands still waiting get no reply (the
   // server is stopping).
   ~ClusterForwarder();
@@ -65,11 +68,6 @@ class ClusterForwarder {
   void Forward(const cluster::Address& to, uint64_t client,
                const std::string& crawl, std::span<const std::string> argv,
                int64_t now_ms);
-
-  // Bytes of forwarded commands in flight, over every peer (INFO).
-  uint64_t bytes_in_flight() const;
-  uint64_t forwarded() const { return forwarded_; }
-  uint64_t failed() const { return failed_; }
 
  private:
   struct Request {
@@ -117,14 +115,13 @@ class ClusterForwarder {
   void Fail(uint64_t client, std::string line);
 
   event_base* base_;
+  ServerStats& stats_;
   Deliver deliver_;
   Options options_;
   std::map<std::string, std::unique_ptr<Peer>> peers_;  // by address
   Timer pump_timer_;
   Timer deadline_timer_;
   bool closing_ = false;
-  uint64_t forwarded_ = 0;
-  uint64_t failed_ = 0;
 };
 
 }  // namespace frontier

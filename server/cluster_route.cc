@@ -105,14 +105,11 @@ RouteDecision DecideRoute(const CommandSpec& spec,
   if (!shard || *shard == state.self_shard()) return decision;
   decision.stripped.clear();
   decision.shard = *shard;
-  if (tagged) {
-    decision.kind = RouteDecision::Kind::kMoved;
-    decision.error = std::string(errors::kMovedPrefix) +
-                     std::to_string(first_slot) + " " +
-                     state.master_of(*shard).resp.ToString();
-  } else {
-    decision.kind = RouteDecision::Kind::kForward;
-  }
+  decision.kind =
+      tagged ? RouteDecision::Kind::kMoved : RouteDecision::Kind::kForward;
+  decision.error = std::string(errors::kMovedPrefix) +
+                   std::to_string(first_slot) + " " +
+                   state.master_of(*shard).resp.ToString();
   return decision;
 }
 

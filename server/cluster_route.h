@@ -44,7 +44,9 @@ struct RouteDecision {
   };
   Kind kind = Kind::kHere;
   size_t shard = 0;
-  std::string error;  // kMoved, kError: the whole error line
+  // kMoved, kError: the whole error line; kForward: the MOVED line, for
+  // a client that must not be forwarded (another node's link).
+  std::string error;
   // kHere with tagged keys: argv with every "{site}" prefix taken off, for
   // the handler; empty when argv runs as it is.
   std::vector<std::string> stripped;

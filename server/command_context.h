@@ -62,6 +62,10 @@ struct ClientInfo {
   // READONLY (docs/replication.md): this connection may read from a
   // replica. READWRITE and RESET clear it.
   bool reads_replica = false;
+  // CLUSTER LINK: the connection is another cluster node's forwarding
+  // link, so a command of another shard is answered MOVED, never
+  // forwarded again (no loop between two nodes whose maps disagree).
+  bool cluster_link = false;
 };
 
 // One client as CLIENT LIST shows it: its identity and its buffers.

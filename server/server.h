@@ -235,6 +235,10 @@ class Server : private ConnectionEvents,
   Status ReloadCluster() override;
   bool RouteCommand(const CommandSpec& spec, CommandContext& ctx) override;
   void OnForwardReply(uint64_t client, std::string resp);
+  // After a replication role change: which member of this node's shard is
+  // its master (this node, or the one whose repl address the group names),
+  // for CLUSTER SLOTS/NODES/SHARDS and MOVED.
+  void NoteOwnMaster();
 
   void BeginShutdown(bool nosave, const char* why);
   void DrainOutputs();

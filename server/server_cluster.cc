@@ -43,9 +43,10 @@ void LogMap(const ClusterState& state, const char* verb) {
 void Server::UseCluster(ClusterState state) {
   LogMap(state, "loaded");
   cluster_ = std::move(state);
+  NoteOwnMaster();
   if (!forwarder_) {
     forwarder_ = std::make_unique<ClusterForwarder>(
-        base_.get(), [this](uint64_t client, std::string resp) {
+        base_.get(), stats_, [this](uint64_t client, std::string resp) {
           OnForwardReply(client, std::move(resp));
         });
   }
@@ -63,6 +64,7 @@ Status Server::ReloadCluster() {
   }
   LogMap(*loaded, "reloaded");
   cluster_ = std::move(loaded).value();
+  NoteOwnMaster();
   return Status::OK();
 }
 
@@ -78,17 +80,40 @@ bool Server::RouteCommand(const CommandSpec& spec, CommandContext& ctx) {
       }
       return false;
     case RouteDecision::Kind::kMoved:
+      ++stats_.cluster_moved;
+      ctx.reply.Error(decision.error);
+      return true;
     case RouteDecision::Kind::kError:
       ctx.reply.Error(decision.error);
       return true;
     case RouteDecision::Kind::kForward:
       break;
   }
+  if (ctx.client.cluster_link) {  // forwarded once already: no loop
+    ++stats_.cluster_moved;
+    ctx.reply.Error(decision.error);
+    return true;
+  }
   forwarder_->set_options(ForwardOptions(config_));
   forwarder_->Forward(cluster_->master_of(decision.shard).resp, ctx.client.id,
                       ctx.client.crawl, ctx.argv, ctx.now_ms);
   ctx.effects.await_forward = true;
   return true;
+}
+
+void Server::NoteOwnMaster() {
+  if (!cluster_) return;
+  size_t& master = cluster_->masters[cluster_->self_shard()];
+  if (repl_role_ != ReplicationRole::kReplica) {
+    master = cluster_->self;
+    return;
+  }
+  const std::string named = frontier_.Replication().master;
+  for (size_t node : cluster_->map->shards()[cluster_->self_shard()].nodes) {
+    const std::optional<cluster::Address>& repl =
+        cluster_->map->nodes()[node].repl;
+    if (repl && repl->ToString() == named) master = node;
+  }
 }
 
 void Server::OnForwardReply(uint64_t client, std::string resp) {

@@ -1,4 +1,4 @@
-// CLUSTER INFO|MYID|SLOTS|SHARDS|NODES|KEYSLOT|RELOAD|HELP, ASKING and
+// CLUSTER INFO|MYID|SLOTS|SHARDS|NODES|KEYSLOT|RELOAD|LINK|HELP, ASKING and
 // INFO's "# Cluster" (docs/cluster.md), in Redis Cluster's formats so that
 // its clients (redis-py's RedisCluster, ioredis's Cluster) read the map
 // unchanged. Which member of a shard is its master is the node's belief
@@ -32,6 +32,8 @@ constexpr std::string_view kClusterHelp[] = {
     "    Return the slot of a key: of a URL or a site, its site's.",
     "RELOAD",
     "    Re-read the cluster-config-file (a bad file changes nothing).",
+    "LINK",
+    "    Mark this connection as another node's: never forwarded again.",
     "HELP",
     "    Print this help.",
 };
@@ -175,7 +177,8 @@ void ClusterCommand(CommandContext& ctx) {
   const bool known =
       EqualsIgnoreCase(sub, "INFO") || EqualsIgnoreCase(sub, "MYID") ||
       EqualsIgnoreCase(sub, "SLOTS") || EqualsIgnoreCase(sub, "SHARDS") ||
-      EqualsIgnoreCase(sub, "NODES") || EqualsIgnoreCase(sub, "RELOAD");
+      EqualsIgnoreCase(sub, "NODES") || EqualsIgnoreCase(sub, "RELOAD") ||
+      EqualsIgnoreCase(sub, "LINK");
   if (!known) {
     if (EqualsIgnoreCase(sub, "KEYSLOT") || EqualsIgnoreCase(sub, "HELP")) {
       ReplyWrongArity(ctx.reply, "cluster|" + ToLower(sub));
@@ -203,6 +206,9 @@ void ClusterCommand(CommandContext& ctx) {
     ClusterShards(ctx, *state);
   } else if (EqualsIgnoreCase(sub, "NODES")) {
     ClusterNodes(ctx, *state);
+  } else if (EqualsIgnoreCase(sub, "LINK")) {
+    ctx.client.cluster_link = true;
+    ctx.reply.Ok();
   } else {  // RELOAD
     if (Status s = ctx.server.ReloadCluster(); !s.ok()) {
       ReplyStatus(ctx.reply, s);
@@ -219,6 +225,15 @@ void ClusterSection(const CommandContext& ctx, std::string& out) {
   out += "# Cluster\r\n";
   const ClusterState* state = ctx.server.cluster();
   out += state == nullptr ? "cluster_enabled:0\r\n" : "cluster_enabled:1\r\n";
+  if (state == nullptr) return;
+  // frontierd's own: the routing's counters (server_stats.h).
+  const ServerStats& s = ctx.stats;
+  out += "cluster_forwarded:" + std::to_string(s.cluster_forwarded) + "\r\n";
+  out += "cluster_forward_errors:" + std::to_string(s.cluster_forward_errors) +
+         "\r\n";
+  out += "cluster_moved:" + std::to_string(s.cluster_moved) + "\r\n";
+  out += "cluster_forward_bytes_in_flight:" +
+         std::to_string(s.cluster_forward_bytes_in_flight) + "\r\n";
 }
 
 }  // namespace frontier::commands

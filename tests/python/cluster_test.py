@@ -223,6 +223,22 @@ class ClusterTest(unittest.TestCase):
             for p in plain:
                 self.assertEqual(p.execute_command(
                     "SEEN", "http://h7.example/never"), 0)
+            # INFO counts the forwards; none is left in flight.
+            info = plain[0].info("cluster")
+            self.assertGreater(info["cluster_forwarded"], 100)
+            self.assertEqual(info["cluster_forward_errors"], 0)
+            self.assertEqual(info["cluster_forward_bytes_in_flight"], 0)
+            # Another node's link is never forwarded again: a command of
+            # a third shard gets MOVED (no loop when two maps disagree).
+            link = c.client(0)
+            self.assertTrue(link.execute_command("CLUSTER", "LINK"))
+            url, site = next(u for u in urls if shard_of_slot(
+                key_slot(u[1].encode())) == 2)
+            with self.assertRaises(redis.ResponseError) as caught:
+                link.execute_command("SEEN", url)
+            self.assertEqual(str(caught.exception),
+                             f"MOVED {key_slot(site.encode())} "
+                             f"{HOSTS[2]}:{c.ports[2]}")
             # Pipelined forwards keep their order.
             pipe = plain[0].pipeline(transaction=False)
             for url, _ in urls[:50]:
