@@ -45,10 +45,11 @@ void WriteReply(ReplyWriter& out, const redisReply* r) {
   }
 }
 
-std::string ErrorLine(std::string_view line) {
-  std::string resp;
-  ReplyWriter(&resp).Error(line);
-  return resp;
+RelayedReply ErrorReply(std::string_view line) {
+  RelayedReply reply;
+  ReplyWriter(&reply.resp).Error(line);
+  reply.error = true;
+  return reply;
 }
 
 }  // namespace
@@ -76,7 +77,7 @@ ClusterForwarder::~ClusterForwarder() {
 void ClusterForwarder::Forward(const cluster::Address& to, uint64_t client,
                                const std::string& crawl,
                                std::span<const std::string> argv,
-                               int64_t now_ms) {
+                               int64_t now_ms, uint32_t part) {
   const std::string address = to.ToString();
   std::unique_ptr<Peer>& peer = peers_[address];
   if (!peer) {
@@ -87,6 +88,7 @@ void ClusterForwarder::Forward(const cluster::Address& to, uint64_t client,
   }
   Request request;
   request.client = client;
+  request.part = part;
   request.argv.assign(argv.begin(), argv.end());
   request.crawl = crawl;
   // What the command costs on the wire, near enough: its bytes and the
@@ -116,10 +118,10 @@ void ClusterForwarder::Pump() {
       peer.waiting.pop_front();
       if (request.crawl != peer.link_crawl) {
         const std::string args[] = {"CRAWL", request.crawl};
-        Send(peer, 0, args, 0, request.deadline_ms);
+        Send(peer, 0, 0, args, 0, request.deadline_ms);
         peer.link_crawl = request.crawl;
       }
-      Send(peer, request.client, request.argv, request.bytes,
+      Send(peer, request.client, request.part, request.argv, request.bytes,
            std::max(request.deadline_ms, now));
     }
   }
@@ -135,9 +137,9 @@ bool ClusterForwarder::Connect(Peer& peer) {
                             std::string(errors::kForwardNotRun);
     if (link != nullptr) redisAsyncFree(link);
     while (!peer.waiting.empty()) {
-      const uint64_t client = peer.waiting.front().client;
+      const Request gone = std::move(peer.waiting.front());
       peer.waiting.pop_front();
-      Fail(client, why);
+      Fail(gone.client, gone.part, why);
     }
     return false;
   }
@@ -153,15 +155,15 @@ bool ClusterForwarder::Connect(Peer& peer) {
     std::vector<std::string> auth = {"AUTH"};
     if (!options_.user.empty()) auth.push_back(options_.user);
     auth.push_back(options_.pass);
-    Send(peer, 0, auth, 0, NowMs() + options_.timeout_ms);
+    Send(peer, 0, 0, auth, 0, NowMs() + options_.timeout_ms);
   }
   // What arrives on this link is never forwarded again (CLUSTER LINK).
   const std::string link_args[] = {"CLUSTER", "LINK"};
-  Send(peer, 0, link_args, 0, NowMs() + options_.timeout_ms);
+  Send(peer, 0, 0, link_args, 0, NowMs() + options_.timeout_ms);
   return true;
 }
 
-void ClusterForwarder::Send(Peer& peer, uint64_t client,
+void ClusterForwarder::Send(Peer& peer, uint64_t client, uint32_t part,
                             std::span<const std::string> argv, size_t bytes,
                             int64_t deadline_ms) {
   std::vector<const char*> ptrs;
@@ -170,7 +172,7 @@ void ClusterForwarder::Send(Peer& peer, uint64_t client,
     ptrs.push_back(arg.data());
     lens.push_back(arg.size());
   }
-  peer.in_flight.push_back(InFlight{client, bytes, deadline_ms});
+  peer.in_flight.push_back(InFlight{client, part, bytes, deadline_ms});
   peer.bytes_in_flight += bytes;
   stats_.cluster_forward_bytes_in_flight += bytes;
   // The callback's privdata is unused: replies come in order.
@@ -236,12 +238,21 @@ void ClusterForwarder::OnReply(redisAsyncContext* ac, void* reply, void*) {
              peer->address + " (" + (ac->err ? ac->errstr : "closed") + ")" +
              std::string(errors::kForwardNotRun);
     }
-    self->Fail(sent.client, std::move(line));
+    self->Fail(sent.client, sent.part, std::move(line));
   } else {
-    std::string resp;
-    ReplyWriter writer(&resp);
+    RelayedReply relayed;
+    ReplyWriter writer(&relayed.resp);
     WriteReply(writer, r);
-    self->deliver_(sent.client, std::move(resp));
+    relayed.error = r->type == REDIS_REPLY_ERROR;
+    if (r->type == REDIS_REPLY_ARRAY) {
+      for (size_t i = 0; i < r->elements; ++i) {
+        std::string element;
+        ReplyWriter element_writer(&element);
+        WriteReply(element_writer, r->element[i]);
+        relayed.elements.push_back(std::move(element));
+      }
+    }
+    self->deliver_(sent.client, sent.part, std::move(relayed));
   }
   if (!peer->waiting.empty()) self->pump_timer_.Fire();
 }
@@ -252,13 +263,14 @@ void ClusterForwarder::CheckDeadlines() {
   for (auto& [address, peer_ptr] : peers_) {
     Peer& peer = *peer_ptr;
     while (!peer.waiting.empty() && peer.waiting.front().deadline_ms <= now) {
-      const uint64_t client = peer.waiting.front().client;
+      const Request late = std::move(peer.waiting.front());
       peer.waiting.pop_front();
-      Fail(client, std::string(errors::kForwardTimeoutPrefix) +
-                       "no room to forward to " + peer.address + " within " +
-                       std::to_string(options_.timeout_ms) +
-                       " ms (cluster-forward-max-bytes)" +
-                       std::string(errors::kForwardNotRun));
+      Fail(late.client, late.part,
+           std::string(errors::kForwardTimeoutPrefix) +
+               "no room to forward to " + peer.address + " within " +
+               std::to_string(options_.timeout_ms) +
+               " ms (cluster-forward-max-bytes)" +
+               std::string(errors::kForwardNotRun));
     }
     if (!peer.in_flight.empty() && peer.in_flight.front().deadline_ms <= now &&
         peer.link != nullptr) {
@@ -281,8 +293,9 @@ void ClusterForwarder::CheckDeadlines() {
         peer.bytes_in_flight -= sent.bytes;
         stats_.cluster_forward_bytes_in_flight -= sent.bytes;
         if (sent.client != 0) {
-          Fail(sent.client, std::string(errors::kForwardTimeoutPrefix) + why +
-                                std::string(errors::kForwardMaybeRun));
+          Fail(sent.client, sent.part,
+               std::string(errors::kForwardTimeoutPrefix) + why +
+                   std::string(errors::kForwardMaybeRun));
         }
       }
     }
@@ -291,9 +304,9 @@ void ClusterForwarder::CheckDeadlines() {
   if (!busy) deadline_timer_.Stop();
 }
 
-void ClusterForwarder::Fail(uint64_t client, std::string line) {
+void ClusterForwarder::Fail(uint64_t client, uint32_t part, std::string line) {
   ++stats_.cluster_forward_errors;
-  deliver_(client, ErrorLine(line));
+  deliver_(client, part, ErrorReply(line));
 }
 
 }  // namespace frontier

@@ -27,6 +27,7 @@
 #include <vector>
 
 #include "cluster/cluster_map.h"
+#include "server/cluster_gather.h"
 #include "server/libevent_ptr.h"
 #include "server/server_stats.h"
 #include "server/timer.h"
@@ -45,9 +46,10 @@ class ClusterForwarder {
     std::string user;
     std::string pass;
   };
-  // Called on the loop with the id of the client whose command it was and
-  // its reply (RESP bytes: the peer's reply or an error).
-  using Deliver = std::function<void(uint64_t client, std::string resp)>;
+  // Called on the loop with the id of the client whose command it was, the
+  // `part` it was forwarded as, and its reply (the peer's, or an error).
+  using Deliver =
+      std::function<void(uint64_t client, uint32_t part, RelayedReply reply)>;
 
   // `base` and `stats` must outlive the forwarder, which counts in
   // `stats` (cluster_forwarded, cluster_forward_errors and
@@ -63,15 +65,16 @@ class ClusterForwarder {
   void set_options(Options options) { options_ = std::move(options); }
 
   // Sends `argv` to the node at `to` for client `client`, whose crawl is
-  // `crawl` (the command runs in it there). The reply comes through
-  // `deliver`, later.
+  // `crawl` (the command runs in it there), as its `part` (of a command
+  // split over shards; else 0). The reply comes through `deliver`, later.
   void Forward(const cluster::Address& to, uint64_t client,
                const std::string& crawl, std::span<const std::string> argv,
-               int64_t now_ms);
+               int64_t now_ms, uint32_t part = 0);
 
  private:
   struct Request {
     uint64_t client = 0;
+    uint32_t part = 0;
     std::vector<std::string> argv;
     std::string crawl;
     size_t bytes = 0;
@@ -79,6 +82,7 @@ class ClusterForwarder {
   };
   struct InFlight {
     uint64_t client = 0;  // 0: an internal command (AUTH, CRAWL)
+    uint32_t part = 0;
     size_t bytes = 0;
     int64_t deadline_ms = 0;
   };
@@ -106,13 +110,14 @@ class ClusterForwarder {
   // Opens `peer`'s connection (and sends AUTH); false, with every waiting
   // command answered "not run", if that fails at once.
   bool Connect(Peer& peer);
-  void Send(Peer& peer, uint64_t client, std::span<const std::string> argv,
-            size_t bytes, int64_t deadline_ms);
+  void Send(Peer& peer, uint64_t client, uint32_t part,
+            std::span<const std::string> argv, size_t bytes,
+            int64_t deadline_ms);
   // Every 100 ms while anything is forwarded: fails links whose oldest
   // command is past its deadline, and answers waiting commands past
   // theirs.
   void CheckDeadlines();
-  void Fail(uint64_t client, std::string line);
+  void Fail(uint64_t client, uint32_t part, std::string line);
 
   event_base* base_;
   ServerStats& stats_;

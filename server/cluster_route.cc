@@ -1,5 +1,7 @@
 #include "server/cluster_route.h"
 
+#include <algorithm>
+
 #include "cluster/key_slot.h"
 #include "server/args.h"
 #include "server/errors.h"
@@ -68,6 +70,8 @@ RouteDecision DecideRoute(const CommandSpec& spec,
   std::optional<size_t> shard;
   int first_slot = -1;
   bool tagged = false;
+  bool several = false;
+  std::vector<std::optional<size_t>> owners(argv.size());
   for (size_t pos : PlacingKeys(spec, argv)) {
     const std::string& key = argv[pos];
     int slot = -1;
@@ -94,13 +98,30 @@ RouteDecision DecideRoute(const CommandSpec& spec,
       continue;  // not a URL or a site: the handler says so, here
     }
     const size_t owner = state.map->ShardOfSlot(slot);
-    if (shard && *shard != owner) {
+    owners[pos] = owner;
+    several = several || (shard && *shard != owner);
+    if (first_slot < 0) first_slot = slot;
+    if (!shard) shard = owner;
+  }
+  if (several) {
+    if (tagged || spec.name != "mseen") {
       decision.kind = RouteDecision::Kind::kError;
       decision.error = std::string(errors::kCrossSlot);
       return decision;
     }
-    if (first_slot < 0) first_slot = slot;
-    shard = owner;
+    decision.kind = RouteDecision::Kind::kFanOut;
+    for (size_t pos = 1; pos < argv.size(); ++pos) {
+      const size_t owner = owners[pos].value_or(state.self_shard());
+      auto part =
+          std::find_if(decision.parts.begin(), decision.parts.end(),
+                       [owner](const auto& p) { return p.first == owner; });
+      if (part == decision.parts.end()) {
+        decision.parts.push_back({owner, {}});
+        part = decision.parts.end() - 1;
+      }
+      part->second.push_back(pos);
+    }
+    return decision;
   }
   if (!shard || *shard == state.self_shard()) return decision;
   decision.stripped.clear();

@@ -40,6 +40,7 @@ struct RouteDecision {
     kHere,     // run here: the keys are this node's shard's, or none
     kMoved,    // a tagged key of another shard: reply `error` (MOVED)
     kForward,  // plain keys of another shard: forward to `shard`
+    kFanOut,   // MSEEN of plain keys of several shards: see `parts`
     kError,    // reply `error` (a wrong tag, keys of several shards)
   };
   Kind kind = Kind::kHere;
@@ -50,10 +51,15 @@ struct RouteDecision {
   // kHere with tagged keys: argv with every "{site}" prefix taken off, for
   // the handler; empty when argv runs as it is.
   std::vector<std::string> stripped;
+  // kFanOut: per shard, the argv positions of its keys (a key that is no
+  // URL goes with this node's shard, whose handler names its error).
+  std::vector<std::pair<size_t, std::vector<size_t>>> parts;
 };
 
 // Where `argv`, a command of `spec`, runs in the cluster `state`. MADD's
-// links are keys too (its KeySpec names the ref only, for COMMAND).
+// links are keys too (its KeySpec names the ref only, for COMMAND). An
+// MSEEN of plain keys of several shards is split (kFanOut); any other
+// command with keys of several shards is refused (CROSSSLOT).
 RouteDecision DecideRoute(const CommandSpec& spec,
                           std::span<const std::string> argv,
                           const ClusterState& state, const SiteRules& rules);

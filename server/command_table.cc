@@ -59,8 +59,9 @@ constexpr std::array kCommands = {
                 "Returns a URL's record.", "", kUrlKey},
     CommandSpec{"delay", c::Delay, 3, kW | kF | kA | kCr, "frontier",
                 "Sets a site's politeness delay.", "", kUrlKey},
-    CommandSpec{"stats", c::Stats, 1, kR | kF | kWk | kCr, "frontier",
-                "Returns the frontier's counters."},
+    CommandSpec{"stats", c::Stats, -1, kR | kF | kWk | kCr, "frontier",
+                "Returns the frontier's counters (STATS CLUSTER: summed over "
+                "the cluster's shards)."},
     CommandSpec{"extend", c::Extend, 3, kW | kF | kWk | kCr, "frontier",
                 "Moves a leased URL's deadline to some seconds from now.", "",
                 kUrlKey},

@@ -24,6 +24,7 @@
 #include "server/backup_runner.h"
 #include "server/blocked_clients.h"
 #include "server/cluster_forwarder.h"
+#include "server/cluster_gather.h"
 #include "server/cluster_state.h"
 #include "server/config.h"
 #include "server/connection.h"
@@ -234,7 +235,13 @@ class Server : private ConnectionEvents,
   }
   Status ReloadCluster() override;
   bool RouteCommand(const CommandSpec& spec, CommandContext& ctx) override;
-  void OnForwardReply(uint64_t client, std::string resp);
+  void OnForwardReply(uint64_t client, uint32_t part, RelayedReply reply);
+  // Forwards part i of a command split over shards (MSEEN, STATS CLUSTER)
+  // to shard parts[i].first as parts[i].second, for ctx's client, whose
+  // reply `gather` puts together.
+  void FanOut(CommandContext& ctx,
+              std::vector<std::pair<size_t, std::vector<std::string>>> parts,
+              ClusterGather gather);
   // After a replication role change: which member of this node's shard is
   // its master (this node, or the one whose repl address the group names),
   // for CLUSTER SLOTS/NODES/SHARDS and MOVED.
@@ -270,6 +277,8 @@ class Server : private ConnectionEvents,
   std::optional<ClusterState> cluster_;
   std::unique_ptr<ClusterForwarder> forwarder_;
   std::vector<std::string> route_argv_;
+  // Clients waiting for the parts of a command split over shards.
+  std::unordered_map<uint64_t, ClusterGather> gathers_;
 
   std::unordered_map<uint64_t, std::unique_ptr<Connection>> connections_;
   uint64_t next_client_id_ = 0;

@@ -4,6 +4,7 @@
 // shard's master (ClusterForwarder) with the reply relayed to the client,
 // which waits for it unread, so its replies keep their order. Part of the
 // Server class.
+#include "server/args.h"
 #include "server/cluster_route.h"
 #include "server/errors.h"
 #include "server/log.h"
@@ -46,8 +47,9 @@ void Server::UseCluster(ClusterState state) {
   NoteOwnMaster();
   if (!forwarder_) {
     forwarder_ = std::make_unique<ClusterForwarder>(
-        base_.get(), stats_, [this](uint64_t client, std::string resp) {
-          OnForwardReply(client, std::move(resp));
+        base_.get(), stats_,
+        [this](uint64_t client, uint32_t part, RelayedReply reply) {
+          OnForwardReply(client, part, std::move(reply));
         });
   }
 }
@@ -70,6 +72,18 @@ Status Server::ReloadCluster() {
 
 bool Server::RouteCommand(const CommandSpec& spec, CommandContext& ctx) {
   if (!cluster_) return false;
+  if (spec.name == "stats" && ctx.argv.size() == 2 &&
+      EqualsIgnoreCase(ctx.argv[1], "CLUSTER")) {
+    // Every shard's counters, this one's too (over this node's own link,
+    // so that each part runs in the client's crawl the same way).
+    std::vector<std::pair<size_t, std::vector<std::string>>> parts;
+    for (size_t s = 0; s < cluster_->map->shards().size(); ++s) {
+      parts.push_back({s, {"STATS"}});
+    }
+    const size_t n = parts.size();
+    FanOut(ctx, std::move(parts), ClusterGather::Sum(n));
+    return true;
+  }
   const SiteRules rules{config_.politeness_scope, config_.max_url_length};
   RouteDecision decision = DecideRoute(spec, ctx.argv, *cluster_, rules);
   switch (decision.kind) {
@@ -88,6 +102,24 @@ bool Server::RouteCommand(const CommandSpec& spec, CommandContext& ctx) {
       return true;
     case RouteDecision::Kind::kForward:
       break;
+    case RouteDecision::Kind::kFanOut: {
+      // MSEEN over several shards: one MSEEN per shard (this one's too,
+      // over its own link), the answers put back in argument order.
+      std::vector<std::pair<size_t, std::vector<std::string>>> parts;
+      std::vector<std::vector<size_t>> positions;
+      for (const auto& [shard, keys] : decision.parts) {
+        std::vector<std::string> argv = {ctx.argv[0]};
+        positions.emplace_back();
+        for (size_t pos : keys) {
+          argv.push_back(ctx.argv[pos]);
+          positions.back().push_back(pos - 1);
+        }
+        parts.push_back({shard, std::move(argv)});
+      }
+      FanOut(ctx, std::move(parts),
+             ClusterGather::Place(ctx.argv.size() - 1, std::move(positions)));
+      return true;
+    }
   }
   if (ctx.client.cluster_link) {  // forwarded once already: no loop
     ++stats_.cluster_moved;
@@ -116,7 +148,30 @@ void Server::NoteOwnMaster() {
   }
 }
 
-void Server::OnForwardReply(uint64_t client, std::string resp) {
+void Server::FanOut(
+    CommandContext& ctx,
+    std::vector<std::pair<size_t, std::vector<std::string>>> parts,
+    ClusterGather gather) {
+  forwarder_->set_options(ForwardOptions(config_));
+  gathers_.insert_or_assign(ctx.client.id, std::move(gather));
+  for (uint32_t i = 0; i < parts.size(); ++i) {
+    forwarder_->Forward(cluster_->master_of(parts[i].first).resp, ctx.client.id,
+                        ctx.client.crawl, parts[i].second, ctx.now_ms, i);
+  }
+  ctx.effects.await_forward = true;
+}
+
+void Server::OnForwardReply(uint64_t client, uint32_t part,
+                            RelayedReply reply) {
+  std::string resp;
+  if (auto it = gathers_.find(client); it != gathers_.end()) {
+    it->second.Add(part, reply);
+    if (!it->second.done()) return;
+    resp = it->second.Reply();
+    gathers_.erase(it);
+  } else {
+    resp = std::move(reply.resp);
+  }
   Connection* conn = Find(client);
   if (conn == nullptr || conn->state() != Connection::State::kBlocked) {
     return;  // the client left meanwhile

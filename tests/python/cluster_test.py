@@ -12,7 +12,10 @@ bounded.
   node;
 - a shard that does not answer: a command forwarded to it gets an error
   within cluster-forward-timeout (may or may not have run), one whose
-  process is gone an error saying it was not run; the other shards go on;
+  process is gone an error saying it was not run; the other shards go on,
+  and an MSEEN over all shards gets errors only for that shard's URLs;
+- MSEEN over several shards answers in argument order; STATS CLUSTER sums
+  the shards' counters;
 - internal connections log in (requirepass); a small forwarding limit
   still lets every command through, in order;
 - a cluster file with a gap, or without this node, refuses the start;
@@ -239,6 +242,26 @@ class ClusterTest(unittest.TestCase):
             self.assertEqual(str(caught.exception),
                              f"MOVED {key_slot(site.encode())} "
                              f"{HOSTS[2]}:{c.ports[2]}")
+            # MSEEN over every shard: split, answered in argument order,
+            # a bad URL's error in its place.
+            batch = [u for u, _ in rng.sample(urls, 30)]
+            batch[5:5] = ["http://h7.example/never", "ftp://bad"]
+            for p in plain:
+                answers = p.execute_command("MSEEN", *batch)
+                self.assertEqual(len(answers), 32)
+                for k, answer in enumerate(answers):
+                    if k == 6:
+                        self.assertIsInstance(answer, redis.ResponseError)
+                    else:
+                        self.assertEqual(answer, 0 if k == 5 else 1, k)
+            # STATS CLUSTER sums every shard's counters.
+            stats = plain[1].execute_command("STATS", "CLUSTER")
+            summed = dict(zip(stats[0::2], stats[1::2]))
+            self.assertEqual(summed[b"urls"], 600)
+            self.assertEqual(summed[b"added"], 600)
+            own = plain[1].execute_command("STATS")
+            self.assertEqual(dict(zip(own[0::2], own[1::2]))[b"urls"],
+                             expected[1])
             # Pipelined forwards keep their order.
             pipe = plain[0].pipeline(transaction=False)
             for url, _ in urls[:50]:
@@ -270,6 +293,15 @@ class ClusterTest(unittest.TestCase):
                 self.assertLess(took, FORWARD_TIMEOUT_S + 2)
                 # The other shards go on meanwhile.
                 self.assertEqual(r.execute_command("ADD", local[0]), 1)
+                # An MSEEN over all shards: only the stopped shard's URLs
+                # get error elements, within the timeout.
+                started = time.monotonic()
+                answers = r.execute_command("MSEEN", local[0], remote[0])
+                self.assertLess(time.monotonic() - started,
+                                FORWARD_TIMEOUT_S + 2)
+                self.assertEqual(answers[0], 1)
+                self.assertIsInstance(answers[1], redis.ResponseError)
+                self.assertIn("may or may not have run", str(answers[1]))
             finally:
                 os.kill(c.nodes[2].proc.pid, signal.SIGCONT)
             # The link is made again once the shard answers.

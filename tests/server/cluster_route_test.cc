@@ -1,7 +1,8 @@
-// Unit tests of the cluster's routing decision (server/cluster_route.h)
-// and the command table's key positions: which shard a command is for,
-// MOVED for a tagged key of another shard, the tag stripped for one of
-// this shard, a wrong tag and keys of two shards refused.
+// Unit tests of the cluster's routing decision (server/cluster_route.h),
+// the command table's key positions and the gathering of split replies
+// (server/cluster_gather.h): which shard a command is for, MOVED for a
+// tagged key of another shard, the tag stripped for one of this shard, a
+// wrong tag and keys of two shards refused, a plain MSEEN split.
 #include "server/cluster_route.h"
 
 #include <gtest/gtest.h>
@@ -10,6 +11,7 @@
 #include <vector>
 
 #include "cluster/key_slot.h"
+#include "server/cluster_gather.h"
 #include "server/command_table.h"
 
 namespace frontier {
@@ -105,8 +107,9 @@ TEST(ClusterRouteTest, AWrongTagAndKeysOfTwoShardsAreRefused) {
   // The tag must be the site as the storage names it (lower case).
   EXPECT_EQ(Route({"ADD", "{H0.example}http://H0.example/"}).kind,
             RouteDecision::Kind::kError);
-  const RouteDecision cross = Route(
-      {"MSEEN", "http://" + HostOf(0) + "/", "http://" + HostOf(2) + "/"});
+  const std::string a = HostOf(0), c = HostOf(2);
+  const RouteDecision cross = Route({"MSEEN", "{" + a + "}http://" + a + "/",
+                                     "{" + c + "}http://" + c + "/"});
   EXPECT_EQ(cross.kind, RouteDecision::Kind::kError);
   EXPECT_EQ(cross.error,
             "CROSSSLOT Keys in request don't hash to the same slot");
@@ -119,6 +122,44 @@ TEST(ClusterRouteTest, AWrongTagAndKeysOfTwoShardsAreRefused) {
                    "http://" + HostOf(1, 1) + "/", "value"})
                 .kind,
             RouteDecision::Kind::kHere);
+}
+
+TEST(ClusterRouteTest, APlainMseenOverSeveralShardsIsSplitByShard) {
+  const RouteDecision d =
+      Route({"MSEEN", "http://" + HostOf(2) + "/", "http://" + HostOf(0) + "/",
+             "ftp://bad", "http://" + HostOf(2, 1) + "/"});
+  ASSERT_EQ(d.kind, RouteDecision::Kind::kFanOut);
+  using Parts = std::vector<std::pair<size_t, std::vector<size_t>>>;
+  // In order of first appearance; the bad key goes with this node's shard.
+  EXPECT_EQ(d.parts, Parts({{2, {1, 4}}, {0, {2}}, {1, {3}}}));
+}
+
+TEST(ClusterGatherTest, PlacesAnswersInArgumentOrderAndErrorsPerPart) {
+  ClusterGather g = ClusterGather::Place(4, {{0, 3}, {1}, {2}});
+  g.Add(0, RelayedReply{"*2\r\n:1\r\n:0\r\n", false, {":1\r\n", ":0\r\n"}});
+  EXPECT_FALSE(g.done());
+  g.Add(2, RelayedReply{"*1\r\n:1\r\n", false, {":1\r\n"}});
+  g.Add(1, RelayedReply{"-TIMEOUT x\r\n", true, {}});
+  ASSERT_TRUE(g.done());
+  EXPECT_EQ(g.Reply(), "*4\r\n:1\r\n-TIMEOUT x\r\n:1\r\n:0\r\n");
+}
+
+TEST(ClusterGatherTest, SumsCountersByNameAndAnErrorWins) {
+  ClusterGather g = ClusterGather::Sum(2);
+  g.Add(0, RelayedReply{
+               "",
+               false,
+               {"$4\r\nurls\r\n", ":3\r\n", "$5\r\nsites\r\n", ":1\r\n"}});
+  g.Add(1, RelayedReply{
+               "",
+               false,
+               {"$4\r\nurls\r\n", ":4\r\n", "$5\r\nsites\r\n", ":2\r\n"}});
+  ASSERT_TRUE(g.done());
+  EXPECT_EQ(g.Reply(), "*4\r\n$4\r\nurls\r\n:7\r\n$5\r\nsites\r\n:3\r\n");
+  ClusterGather failed = ClusterGather::Sum(2);
+  failed.Add(0, RelayedReply{"-CLUSTERDOWN x\r\n", true, {}});
+  failed.Add(1, RelayedReply{"", false, {"$4\r\nurls\r\n", ":4\r\n"}});
+  EXPECT_EQ(failed.Reply(), "-CLUSTERDOWN x\r\n");
 }
 
 TEST(ClusterRouteTest, KeySlotOfAUrlIsItsSites) {
