@@ -16,6 +16,8 @@ bounded.
   and an MSEEN over all shards gets errors only for that shard's URLs;
 - MSEEN over several shards answers in argument order; STATS CLUSTER sums
   the shards' counters;
+- in a shard that is a replication group, the replicas name its master
+  (CLUSTER NODES, SLOTS) and a forwarded write reaches it;
 - internal connections log in (requirepass); a small forwarding limit
   still lets every command through, in order;
 - a cluster file with a gap, or without this node, refuses the start;
@@ -358,6 +360,82 @@ class ClusterTest(unittest.TestCase):
             self.assertTrue(r.execute_command("CLUSTER", "RELOAD"))
             self.assertIn("cluster_current_epoch:2",
                           r.execute_command("CLUSTER", "INFO").decode())
+
+    def test_a_replicated_shard_names_its_master(self):
+        """Shard a is a replication group of three (127.0.0.2-.4), shard b
+        one process (127.0.0.5): the replicas know their master, and a
+        command forwarded to shard a reaches it."""
+        tmp = tempfile.mkdtemp(prefix="frontierd-cluster-")
+        hosts = HOSTS + ["127.0.0.5"]
+        ports = [servers.free_port(h) for h in hosts]
+        repl = [f"{h}:{servers.free_port(h)}" for h in HOSTS]
+        path = os.path.join(tmp, "cluster.conf")
+        with open(path, "w") as f:
+            f.write("epoch 1\nshard a 0-8191\nshard b 8192-16383\n")
+            for h, p, r in zip(HOSTS, ports, repl):
+                f.write(f"node a {h}:{p} repl {r}\n")
+            f.write(f"node b {hosts[3]}:{ports[3]}\n")
+        nodes = []
+        try:
+            for i, (host, port) in enumerate(zip(hosts, ports)):
+                extra = []
+                if i < 3:
+                    extra = ["--replication", "yes", "--repl-listen", repl[i],
+                             "--repl-peers",
+                             *[r for j, r in enumerate(repl) if j != i],
+                             "--repl-ack-timeout", "0.5", "--repl-heartbeat",
+                             "0.5"]
+                    if i == 0:
+                        extra += ["--repl-group-creator", "yes"]
+                binary = os.path.abspath(BINARY)
+                argv = (lambda host, extra: lambda s: [
+                    binary, "--port", str(s.port), "--bind", host, "--dir",
+                    os.path.join(s.dir, "data"), "--logfile",
+                    os.path.join(s.dir, "frontierd.log"),
+                    "--cluster-config-file", path, *extra])(host, extra)
+                node = servers.Server(argv, "frontierd", host=host, port=port)
+                nodes.append(node.__enter__())
+            clients = [redis.Redis(host=h, port=p, socket_timeout=30)
+                       for h, p in zip(hosts, ports)]
+            master_id = hashlib.sha1(
+                f"{hosts[0]}:{ports[0]}".encode()).hexdigest()
+            deadline = time.monotonic() + 30
+            while clients[1].execute_command("ROLE")[0] != b"slave":
+                self.assertLess(time.monotonic(), deadline, "no group formed")
+                time.sleep(0.1)
+            # The replica knows its shard's master: CLUSTER NODES and SLOTS
+            # name node 0, not itself.
+            deadline = time.monotonic() + 10
+            while True:
+                nodes_text = clients[1].execute_command("CLUSTER", "NODES")
+                if isinstance(nodes_text, bytes):
+                    nodes_text = nodes_text.decode()
+                mine = [l for l in str(nodes_text).splitlines()
+                        if "myself" in l][0]
+                if f"myself,slave {master_id}" in mine:
+                    break
+                self.assertLess(time.monotonic(), deadline, mine)
+                time.sleep(0.1)
+            slots = clients[1].execute_command("CLUSTER", "SLOTS")
+            shard_a = [e for e in slots if e[0] == 0][0]
+            self.assertEqual(shard_a[2][2].decode(), master_id)
+            # A URL of shard a, added through shard b: forwarded to the
+            # master, replicated to the replicas.
+            url, site = next(url_of(i) for i in range(200)
+                             if key_slot(url_of(i)[1].encode()) < 8192)
+            self.assertEqual(clients[3].execute_command("ADD", url), 1)
+            self.assertEqual(clients[0].execute_command(
+                "SEEN", "{" + site + "}" + url), 1)
+            clients[2].execute_command("READONLY")
+            deadline = time.monotonic() + 10
+            while clients[2].execute_command(
+                    "SEEN", "{" + site + "}" + url) != 1:
+                self.assertLess(time.monotonic(), deadline)
+                time.sleep(0.1)
+        finally:
+            for node in reversed(nodes):
+                node.__exit__(None, None, None)
+            shutil.rmtree(tmp, ignore_errors=True)
 
     def test_a_bad_cluster_file_refuses_the_start(self):
         tmp = tempfile.mkdtemp(prefix="frontierd-cluster-")
