@@ -104,7 +104,13 @@ bool Server::RouteCommand(const CommandSpec& spec, CommandContext& ctx) {
       break;
     case RouteDecision::Kind::kFanOut: {
       // MSEEN over several shards: one MSEEN per shard (this one's too,
-      // over its own link), the answers put back in argument order.
+      // over its own link), the answers put back in argument order. A
+      // link's part spans shards only if two maps disagree: no fan-out
+      // again.
+      if (ctx.client.cluster_link) {
+        ctx.reply.Error(errors::kCrossSlot);
+        return true;
+      }
       std::vector<std::pair<size_t, std::vector<std::string>>> parts;
       std::vector<std::vector<size_t>> positions;
       for (const auto& [shard, keys] : decision.parts) {

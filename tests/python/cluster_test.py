@@ -244,6 +244,12 @@ class ClusterTest(unittest.TestCase):
             self.assertEqual(str(caught.exception),
                              f"MOVED {key_slot(site.encode())} "
                              f"{HOSTS[2]}:{c.ports[2]}")
+            # Nor split again.
+            first = next(u for u, s in urls
+                         if shard_of_slot(key_slot(s.encode())) == 0)
+            with self.assertRaises(redis.ResponseError) as caught:
+                link.execute_command("MSEEN", first, url)
+            self.assertIn("CROSSSLOT", str(caught.exception))
             # MSEEN over every shard: split, answered in argument order,
             # a bad URL's error in its place.
             batch = [u for u, _ in rng.sample(urls, 30)]
