@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "protocol/reply_writer.h"
+#include "server/cluster_state.h"
 #include "server/config.h"
 #include "server/pubsub.h"
 #include "server/server_stats.h"
@@ -24,6 +25,9 @@
 #include "storage/frontier.h"
 
 namespace frontier {
+
+struct CommandSpec;
+struct CommandContext;
 
 // Identity of one client connection (CLIENT ID/SETNAME/GETNAME/SETINFO).
 struct ClientInfo {
@@ -58,6 +62,10 @@ struct ClientInfo {
   // READONLY (docs/replication.md): this connection may read from a
   // replica. READWRITE and RESET clear it.
   bool reads_replica = false;
+  // CLUSTER LINK: the connection is another cluster node's forwarding
+  // link, so a command of another shard is answered MOVED, never
+  // forwarded again (no loop between two nodes whose maps disagree).
+  bool cluster_link = false;
 };
 
 // One client as CLIENT LIST shows it: its identity and its buffers.
@@ -111,6 +119,18 @@ class ServerControl {
   // nothing.
   virtual Status StartBackup(const std::string& target_dir,
                              uint64_t client_id) = 0;
+  // Cluster (docs/cluster.md): the map this node serves with; nullptr
+  // when it is in no cluster (no cluster-config-file).
+  virtual const ClusterState* cluster() const = 0;
+  // CLUSTER RELOAD: re-reads the cluster file. An error (a bad file, this
+  // node no longer in it) changes nothing and says why.
+  virtual Status ReloadCluster() = 0;
+  // For every command that passed the command table's generic checks,
+  // before its handler: false if it runs here (ctx.argv may then have been
+  // replaced by one without hash tags, valid until the next call); true if
+  // it must not, having replied (MOVED, an error) or been forwarded to its
+  // shard (CommandEffects::await_forward).
+  virtual bool RouteCommand(const CommandSpec& spec, CommandContext& ctx) = 0;
 };
 
 // A BPOP that found nothing: wait for URLs until `deadline_ms`.
@@ -134,6 +154,9 @@ struct CommandEffects {
   // BACKUP started: no reply now; the client waits, as in BPOP, for the
   // loop to answer when the copy ends (ServerControl::StartBackup).
   bool await_backup = false;
+  // Forwarded to the shard that owns its keys: no reply now; the client
+  // waits, unread, for the loop to relay the owner's reply or an error.
+  bool await_forward = false;
 };
 
 struct CommandContext {

@@ -24,47 +24,58 @@ constexpr uint32_t kWk = kCmdWorker, kNA = kCmdNoAuth, kSub = kCmdContainer,
 // kCr = works in the client's crawl.
 constexpr uint32_t kCr = kCmdInCrawl;
 
+// Keys (KeySpec): one URL or site after the name (ADD url ...), every
+// argument (MSEEN url ...), or one after the subcommand (SITE INFO site).
+constexpr KeySpec kUrlKey{1, 1, 1}, kUrlKeys{1, -1, 1};
+constexpr KeySpec kSiteSubKey{2, 2, 1, "info delay limit delete block"};
+constexpr KeySpec kRobotsSubKey{2, 2, 1, "get set check"};
+
 // THE command table. Adding a command is one line here plus its handler.
 constexpr std::array kCommands = {
     // Frontier verbs.
     CommandSpec{"add", c::Add, -2, kW | kWk | kCr, "frontier",
                 "Adds a URL, optionally with its referrer, priority, "
-                "recrawl period and value (DATA)."},
+                "recrawl period and value (DATA).",
+                "", kUrlKey},
     CommandSpec{"madd", c::MAdd, -3, kW | kWk | kCr, "frontier",
                 "Adds the links of one page in one transaction, each "
-                "optionally with its value (MADD ref DATA url value ...)."},
+                "optionally with its value (MADD ref DATA url value ...).",
+                "", kUrlKey},
     CommandSpec{"pop", c::Pop, -1, kW | kWk | kCr, "frontier",
                 "Leases the next URL(s) from ready sites."},
     CommandSpec{"bpop", c::BPop, -2, kW | kB | kWk | kCr, "frontier",
                 "Like POP, but waits up to a timeout for a URL."},
     CommandSpec{"confirm", c::Confirm, -2, kW | kF | kWk | kCr, "frontier",
-                "Marks a URL as fetched."},
+                "Marks a URL as fetched.", "", kUrlKey},
     CommandSpec{"fail", c::Fail, -2, kW | kF | kWk | kCr, "frontier",
-                "Reports a failed fetch of a leased URL."},
+                "Reports a failed fetch of a leased URL.", "", kUrlKey},
     CommandSpec{"recrawl", c::Recrawl, 3, kW | kF | kWk | kCr, "frontier",
-                "Sets or clears a URL's recrawl period."},
+                "Sets or clears a URL's recrawl period.", "", kUrlKey},
     CommandSpec{"seen", c::Seen, 2, kR | kF | kWk | kCr, "frontier",
-                "Tells whether a URL is known."},
+                "Tells whether a URL is known.", "", kUrlKey},
     CommandSpec{"mseen", c::MSeen, -2, kR | kWk | kCr, "frontier",
-                "Tells whether each of several URLs is known."},
+                "Tells whether each of several URLs is known.", "", kUrlKeys},
     CommandSpec{"urlinfo", c::UrlInfo, 2, kR | kF | kWk | kCr, "frontier",
-                "Returns a URL's record."},
+                "Returns a URL's record.", "", kUrlKey},
     CommandSpec{"delay", c::Delay, 3, kW | kF | kA | kCr, "frontier",
-                "Sets a site's politeness delay."},
-    CommandSpec{"stats", c::Stats, 1, kR | kF | kWk | kCr, "frontier",
-                "Returns the frontier's counters."},
+                "Sets a site's politeness delay.", "", kUrlKey},
+    CommandSpec{"stats", c::Stats, -1, kR | kF | kWk | kCr, "frontier",
+                "Returns the frontier's counters (STATS CLUSTER: summed over "
+                "the cluster's shards)."},
     CommandSpec{"extend", c::Extend, 3, kW | kF | kWk | kCr, "frontier",
-                "Moves a leased URL's deadline to some seconds from now."},
+                "Moves a leased URL's deadline to some seconds from now.", "",
+                kUrlKey},
     CommandSpec{"release", c::Release, -2, kW | kF | kWk | kCr, "frontier",
-                "Hands a lease back without counting an attempt."},
+                "Hands a lease back without counting an attempt.", "", kUrlKey},
     // A worker may read sites (INFO, LIST, TOP, HELP); changing one is an
     // admin's (docs/commands.md#site).
     CommandSpec{"site", c::Site, -2, kWk | kSub | kCr, "frontier",
                 "SITE INFO|LIST|TOP|DELAY|LIMIT|DELETE|BLOCK|HELP: one site's "
                 "state, and the operators' controls over it.",
-                "delay limit delete block"},
+                "delay limit delete block", kSiteSubKey},
     CommandSpec{"robots", c::Robots, -2, kW | kWk | kSub | kCr, "frontier",
-                "ROBOTS GET|SET|CHECK: an origin's robots.txt rules.", "set"},
+                "ROBOTS GET|SET|CHECK: an origin's robots.txt rules.", "set",
+                kRobotsSubKey},
     // Crawl scope (docs/commands.md#scope): re-checking is an admin's.
     CommandSpec{"scope", c::Scope, -2, kW | kWk | kSub | kCr, "frontier",
                 "SCOPE RECHECK|STATUS: re-checks queued URLs against the "
@@ -127,6 +138,14 @@ constexpr std::array kCommands = {
                 "Lets this connection read from a replica."},
     CommandSpec{"readwrite", c::ReadWrite, 1, kF | kWk, "cluster",
                 "Ends READONLY on this connection."},
+    CommandSpec{"asking", c::Asking, 1, kF | kWk, "cluster",
+                "Accepted for Redis Cluster clients: no slot is ever "
+                "migrating (docs/cluster.md)."},
+    // CLUSTER RELOAD re-reads the cluster file: an admin's.
+    CommandSpec{"cluster", c::ClusterCommand, -2, kWk | kSub, "cluster",
+                "CLUSTER INFO|MYID|SLOTS|SHARDS|NODES|KEYSLOT|RELOAD|HELP: "
+                "the cluster map as Redis Cluster clients read it.",
+                "reload"},
     CommandSpec{"dbsize", c::DbSize, 1, kR | kF | kWk | kCr, "server",
                 "Returns the number of known URLs."},
     CommandSpec{"time", c::Time, 1, kF | kWk, "server",
@@ -155,6 +174,17 @@ constexpr std::pair<uint32_t, std::string_view> kFlagNames[] = {
     {kCmdPubSub, "pubsub"},
 };
 
+// Whether `word` is one of the space-separated words of `list`.
+bool ListHas(std::string_view list, std::string_view word) {
+  while (!list.empty()) {
+    const size_t space = list.find(' ');
+    if (list.substr(0, space) == word) return true;
+    list.remove_prefix(space == std::string_view::npos ? list.size()
+                                                       : space + 1);
+  }
+  return false;
+}
+
 // Longest command name we look up; longer names are unknown.
 constexpr size_t kMaxNameLen = 16;
 
@@ -179,6 +209,23 @@ const CommandSpec* FindCommand(std::string_view name) {
   }
   auto it = kByName.find(std::string_view(lower, name.size()));
   return it == kByName.end() ? nullptr : it->second;
+}
+
+std::vector<size_t> KeyPositions(const CommandSpec& spec,
+                                 std::span<const std::string> argv) {
+  std::vector<size_t> positions;
+  const KeySpec& keys = spec.keys;
+  if (keys.first <= 0 || keys.step <= 0) return positions;
+  if (!keys.subcommands.empty()) {
+    if (argv.size() < 2) return positions;
+    if (!ListHas(keys.subcommands, ToLower(argv[1]))) return positions;
+  }
+  const int64_t argc = static_cast<int64_t>(argv.size());
+  const int64_t last = keys.last < 0 ? argc + keys.last : keys.last;
+  for (int64_t i = keys.first; i <= last && i < argc; i += keys.step) {
+    positions.push_back(static_cast<size_t>(i));
+  }
+  return positions;
 }
 
 bool ArityAccepts(int arity, size_t argc) {
@@ -206,15 +253,7 @@ bool RoleMayRun(Role role, const CommandSpec& spec,
   }
   if (!(spec.flags & kCmdWorker)) return false;
   if (spec.admin_subcommands.empty() || argv.size() < 2) return true;
-  std::string sub = ToLower(argv[1]);
-  std::string_view list = spec.admin_subcommands;
-  while (!list.empty()) {
-    size_t space = list.find(' ');
-    if (list.substr(0, space) == sub) return false;
-    list.remove_prefix(space == std::string_view::npos ? list.size()
-                                                       : space + 1);
-  }
-  return true;
+  return !ListHas(spec.admin_subcommands, ToLower(argv[1]));
 }
 
 const CommandSpec* RunCommand(CommandContext& ctx) {
@@ -264,6 +303,9 @@ const CommandSpec* RunCommand(CommandContext& ctx) {
     ctx.reply.Error(text);
     return nullptr;
   }
+  // The cluster (docs/cluster.md): a command for another shard is
+  // forwarded or redirected there, before the local checks below.
+  if (ctx.server.RouteCommand(*spec, ctx)) return spec;
   // A replica (docs/replication.md): a frontier command runs only on a
   // connection that sent READONLY, and a write never stores anything.
   if (spec->group == "frontier" && !ctx.client.reads_replica &&

@@ -39,6 +39,19 @@ enum CommandFlag : uint32_t {
   kCmdInCrawl = 1u << 10,
 };
 
+// Where a command's keys are: Redis's first key, last key and step, which
+// COMMAND reports so that Redis Cluster clients route by them, and by which
+// a cluster node routes (docs/cluster.md). A key is a URL or a site (a
+// host, a domain or an origin). first == 0: no key; last < 0 counts from
+// the end (-1 = the last argument). With `subcommands` (lower-case,
+// space-separated), only those subcommands have the key (SITE INFO site).
+struct KeySpec {
+  int first = 0;
+  int last = 0;
+  int step = 0;
+  std::string_view subcommands = {};
+};
+
 struct CommandSpec {
   std::string_view name;  // lower-case
   CommandHandler handler;
@@ -51,6 +64,7 @@ struct CommandSpec {
   // Lower-case subcommands, separated by spaces, that only an admin may
   // run although the command has kCmdWorker ("list kill" for CLIENT).
   std::string_view admin_subcommands = {};
+  KeySpec keys = {};
 };
 
 // The whole table, in documentation order.
@@ -58,6 +72,11 @@ std::span<const CommandSpec> Commands();
 
 // Case-insensitive lookup; nullptr if unknown.
 const CommandSpec* FindCommand(std::string_view name);
+
+// The indexes in `argv` (a command of `spec`) of its keys, by spec.keys;
+// none past the end of argv.
+std::vector<size_t> KeyPositions(const CommandSpec& spec,
+                                 std::span<const std::string> argv);
 
 // Whether `argc` (including the name) satisfies `arity`.
 bool ArityAccepts(int arity, size_t argc);

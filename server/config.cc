@@ -218,6 +218,18 @@ const std::vector<Directive>& Table() {
            /*allow_empty=*/true),
       Integer("replica-announce-port", "0", &Config::replica_announce_port, 0,
               65535),
+      // Cluster (docs/cluster.md): the file is read at start and by
+      // CLUSTER RELOAD.
+      Text("cluster-config-file", "", &Config::cluster_config_file,
+           /*allow_empty=*/true),
+      Flagged(kDirRuntime, Duration("cluster-forward-timeout", "2",
+                                    &Config::cluster_forward_timeout_ms, 1,
+                                    3'600'000)),
+      Flagged(kDirRuntime, Memory("cluster-forward-max-bytes", "4mb",
+                                  &Config::cluster_forward_max_bytes, 1024)),
+      Text("cluster-auth-user", "", &Config::cluster_auth_user,
+           /*allow_empty=*/true),
+      Password("cluster-auth-pass", &Config::cluster_auth_pass),
   };
   return kTable;
 }

@@ -147,6 +147,15 @@ struct Config {
   // wildcard (else repl-listen's host) and `port`.
   std::string replica_announce_ip;
   int64_t replica_announce_port = 0;
+  // Cluster (docs/cluster.md): the cluster file ("" = not in a cluster),
+  // how long a forwarded command may wait for its reply, the bytes of
+  // forwarded commands in flight to one peer, and the credentials the
+  // internal connections log in with ("" pass = requirepass, if any).
+  std::string cluster_config_file;
+  int64_t cluster_forward_timeout_ms = 0;
+  uint64_t cluster_forward_max_bytes = 0;
+  std::string cluster_auth_user;
+  std::string cluster_auth_pass;
 
   std::string config_file;  // absolute path of the file read, if any
 };

@@ -57,6 +57,8 @@ void Connection::StopReading() {
   if (bev_) bufferevent_disable(bev_.get(), EV_READ);
 }
 
+void Connection::StartReading() { bufferevent_enable(bev_.get(), EV_READ); }
+
 void Connection::ReadSocket() {
   evbuffer* in = bufferevent_get_input(bev_.get());
   size_t n = evbuffer_get_length(in);

@@ -71,8 +71,10 @@ class Connection {
 
   uint64_t id() const { return info_.id; }
   ClientInfo& info() { return info_; }
-  // Stops reading from the socket (closing, or closed).
+  // Stops reading from the socket (closing, closed, or waiting for a
+  // forwarded command's reply), and starts again.
   void StopReading();
+  void StartReading();
   State state() const { return state_; }
   void set_state(State state) { state_ = state; }
   // "tcp", "tls" or "internal".

@@ -180,4 +180,33 @@ inline constexpr std::string_view kMisconfPrefix =
     "MISCONF Errors writing to the data directory; frontierd is not "
     "accepting writes: ";
 
+// --- COMMAND GETKEYS (Redis's texts) ---
+inline constexpr std::string_view kInvalidCommandSpecified =
+    "ERR Invalid command specified";
+inline constexpr std::string_view kGetKeysInvalidArguments =
+    "ERR Invalid number of arguments specified for command";
+inline constexpr std::string_view kNoKeyArguments =
+    "ERR The command has no key arguments";
+
+// --- Cluster (docs/cluster.md) ---
+// Redis Cluster's redirection: "MOVED <slot> <host>:<port>".
+inline constexpr std::string_view kMovedPrefix = "MOVED ";
+inline constexpr std::string_view kCrossSlot =
+    "CROSSSLOT Keys in request don't hash to the same slot";
+// "ERR hash tag '{<tag>}' names another site than the URL's ('<site>')"
+inline constexpr std::string_view kWrongTagPrefix = "ERR hash tag '{";
+inline constexpr std::string_view kWrongTagMiddle =
+    "}' names another site than the URL's ('";
+inline constexpr std::string_view kWrongTagSuffix = "')";
+inline constexpr std::string_view kClusterDisabled =
+    "ERR This instance has cluster support disabled";
+// A forwarded command that got no answer: "TIMEOUT <what>: the command
+// may or may not have run" / "CLUSTERDOWN <what>: the command was not
+// run" when it certainly was not sent.
+inline constexpr std::string_view kForwardTimeoutPrefix = "TIMEOUT ";
+inline constexpr std::string_view kForwardMaybeRun =
+    ": the command may or may not have run";
+inline constexpr std::string_view kForwardDownPrefix = "CLUSTERDOWN ";
+inline constexpr std::string_view kForwardNotRun = ": the command was not run";
+
 }  // namespace frontier::errors

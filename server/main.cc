@@ -8,11 +8,13 @@
 
 #include <chrono>
 #include <csignal>
+#include <optional>
 #include <cstdio>
 #include <string>
 #include <vector>
 
 #include "server/clock.h"
+#include "server/cluster_state.h"
 #include "server/config.h"
 #include "server/log.h"
 #include "server/server.h"
@@ -83,6 +85,20 @@ int main(int argc, char** argv) {
         config.config_file.c_str());
   }
 
+  // A cluster file that is not a valid map, or has no place for this
+  // node, refuses the start before the frontier is opened.
+  std::optional<frontier::ClusterState> cluster;
+  if (!config.cluster_config_file.empty()) {
+    auto loaded = frontier::LoadClusterState(config.cluster_config_file,
+                                             config.bind, config.port);
+    if (!loaded.ok()) {
+      Log(LogLevel::kWarning, "%s", loaded.status().message().c_str());
+      if (!config.logfile.empty()) Fail(loaded.status().message());
+      return 1;
+    }
+    cluster = std::move(loaded).value();
+  }
+
   auto started = std::chrono::steady_clock::now();
   auto frontier_or =
       frontier::Frontier::Open(frontier::ToFrontierOptions(config));
@@ -104,6 +120,7 @@ int main(int argc, char** argv) {
   bool nosave = false;
   {
     frontier::Server server(config, *frontier, stats);
+    if (cluster) server.UseCluster(std::move(*cluster));
     if (frontier::Status s = server.Listen(); !s.ok()) {
       Log(LogLevel::kWarning, "%s", s.message().c_str());
       if (!config.logfile.empty()) Fail(s.message());

@@ -326,7 +326,9 @@ void Server::Execute(Connection& conn) {
   }
   ++stats_.total_commands_processed;
   // A command that waits replies later, outside this pass.
-  if (!effects.block && !effects.await_backup) ++conn.pass_commands().count;
+  if (!effects.block && !effects.await_backup && !effects.await_forward) {
+    ++conn.pass_commands().count;
+  }
   ListOutput(conn);
 
   if (effects.close_after_reply) {
@@ -339,6 +341,12 @@ void Server::Execute(Connection& conn) {
     UpdateClientCounts();
   }
   if (effects.await_backup) conn.set_state(Connection::State::kBlocked);
+  if (effects.await_forward) {
+    // Unread until the reply comes (Server::OnForwardReply): the
+    // back-pressure of ClusterForwarder's limit reaches the client.
+    conn.set_state(Connection::State::kBlocked);
+    conn.StopReading();
+  }
   if (effects.shutdown_nosave) {
     // As Redis: no reply; this client is closed with all the others.
     BeginShutdown(*effects.shutdown_nosave, "User requested shutdown");

@@ -23,6 +23,9 @@
 
 #include "server/backup_runner.h"
 #include "server/blocked_clients.h"
+#include "server/cluster_forwarder.h"
+#include "server/cluster_gather.h"
+#include "server/cluster_state.h"
 #include "server/config.h"
 #include "server/connection.h"
 #include "server/connection_type.h"
@@ -77,6 +80,11 @@ class Server : private ConnectionEvents,
   // grace period and closes every client. Returns true if SHUTDOWN NOSAVE
   // asked to skip the final checkpoint. The caller closes the Frontier.
   bool Run();
+
+  // Makes this server a node of the cluster `state` (docs/cluster.md):
+  // keyed commands of other shards are forwarded or redirected. Before
+  // Run().
+  void UseCluster(ClusterState state);
 
   // Where the frontier publishes its own notices (e.g. per-partition
   // hints): pubsub().Publish(channel, message) reaches the subscribers at
@@ -221,6 +229,25 @@ class Server : private ConnectionEvents,
   // flight, waits for its thread and answers its client with an error.
   void CancelBackup();
 
+  // The cluster (server_cluster.cc): ServerControl's side, and the reply
+  // of a forwarded command for `client`, relayed to it.
+  const ClusterState* cluster() const override {
+    return cluster_ ? &*cluster_ : nullptr;
+  }
+  Status ReloadCluster() override;
+  bool RouteCommand(const CommandSpec& spec, CommandContext& ctx) override;
+  void OnForwardReply(uint64_t client, uint32_t part, RelayedReply reply);
+  // Forwards part i of a command split over shards (MSEEN, STATS CLUSTER)
+  // to shard parts[i].first as parts[i].second, for ctx's client, whose
+  // reply `gather` puts together.
+  void FanOut(CommandContext& ctx,
+              std::vector<std::pair<size_t, std::vector<std::string>>> parts,
+              ClusterGather gather);
+  // After a replication role change: which member of this node's shard is
+  // its master (this node, or the one whose repl address the group names),
+  // for CLUSTER SLOTS/NODES/SHARDS and MOVED.
+  void NoteOwnMaster();
+
   void BeginShutdown(bool nosave, const char* why);
   void DrainOutputs();
 
@@ -245,6 +272,14 @@ class Server : private ConnectionEvents,
   int port_ = 0;
   int tls_port_ = 0;
   std::unique_ptr<HttpServer> http_;  // with an http-port; after base_
+  // The cluster (server_cluster.cc): the map in force (none outside a
+  // cluster), the links to the other nodes (after base_), and the argv
+  // of the command running, with its hash tags taken off.
+  std::optional<ClusterState> cluster_;
+  std::unique_ptr<ClusterForwarder> forwarder_;
+  std::vector<std::string> route_argv_;
+  // Clients waiting for the parts of a command split over shards.
+  std::unordered_map<uint64_t, ClusterGather> gathers_;
 
   std::unordered_map<uint64_t, std::unique_ptr<Connection>> connections_;
   uint64_t next_client_id_ = 0;

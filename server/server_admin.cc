@@ -108,6 +108,9 @@ void Server::ResetStats() {
   stats_.failed_passes = 0;
   stats_.client_query_buffer_limit_disconnections = 0;
   stats_.client_output_buffer_limit_disconnections = 0;
+  stats_.cluster_forwarded = 0;
+  stats_.cluster_forward_errors = 0;
+  stats_.cluster_moved = 0;
   stats_.commands.Reset();
   // Kept as it was if Berkeley DB cannot say (the ratio then spans more).
   auto cache = frontier_.CacheStats();

@@ -126,6 +126,10 @@ void Server::OnReplicationEvent(const ReplicationEvent& event) {
           "Replication: the environment panicked; restart the server");
       break;
   }
+  if (event.kind == Kind::kBecameMaster || event.kind == Kind::kBecameReplica ||
+      event.kind == Kind::kNewMaster) {
+    NoteOwnMaster();  // the cluster's view of this shard (server_cluster.cc)
+  }
 }
 
 }  // namespace frontier

@@ -55,6 +55,14 @@ struct ServerStats {
   Histogram commits_per_flush{kCountBounds};
   uint64_t last_flushed_seq = 0;  // commit_seq() the last flush covered
 
+  // # Cluster (docs/cluster.md): commands forwarded to other shards, those
+  // answered with an error of the forwarding (a timeout, a peer gone),
+  // MOVED replies, and the bytes of forwarded commands in flight now.
+  uint64_t cluster_forwarded = 0;
+  uint64_t cluster_forward_errors = 0;
+  uint64_t cluster_moved = 0;
+  uint64_t cluster_forward_bytes_in_flight = 0;
+
   // # Commandstats
   CommandStats commands;
 

@@ -94,6 +94,12 @@ void ReadWrite(CommandContext& ctx);
 // Appends INFO's "# Replication" section to `out`.
 void ReplicationSection(const CommandContext& ctx, std::string& out);
 
+// cluster_commands.cc
+void ClusterCommand(CommandContext& ctx);
+void Asking(CommandContext& ctx);
+// Appends INFO's "# Cluster" section to `out`.
+void ClusterSection(const CommandContext& ctx, std::string& out);
+
 void PartitionCommand(CommandContext& ctx);
 // crawl_commands.cc
 void Crawl(CommandContext& ctx);

@@ -422,8 +422,16 @@ StatsFields FrontierStatsFields(const FrontierStats& s) {
   }};
 }
 
-// STATS
+// STATS [CLUSTER]
 void Stats(CommandContext& ctx) {
+  // STATS CLUSTER, the counters summed over a cluster's shards, is the
+  // cluster routing's (server_cluster.cc): here it is outside a cluster.
+  if (ctx.argv.size() > 1) {
+    const bool cluster =
+        ctx.argv.size() == 2 && EqualsIgnoreCase(ctx.argv[1], "CLUSTER");
+    ctx.reply.Error(cluster ? errors::kClusterDisabled : errors::kSyntax);
+    return;
+  }
   StatsFields fields = FrontierStatsFields(ctx.frontier.Stats());
   ctx.reply.Array(2 * fields.size());
   for (const auto& [name, value] : fields) {

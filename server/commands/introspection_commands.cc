@@ -20,22 +20,68 @@ namespace {
 
 // One COMMAND / COMMAND INFO entry, in Redis 7's ten-element shape:
 // name, arity, flags, first key, last key, key step, ACL categories,
-// tips, key specs, subcommands. frontierd commands take no keys.
-void ReplyCommandInfo(ReplyWriter& reply, const CommandSpec& spec) {
+// tips, key specs, subcommands. A command whose key depends on its
+// subcommand (SITE INFO site) reports it in a subcommand entry
+// ("site|info"), as Redis does, so Redis Cluster clients route it.
+void ReplyCommandEntry(ReplyWriter& reply, std::string_view name, int arity,
+                       const CommandSpec& spec, const KeySpec& keys,
+                       std::span<const std::string_view> subcommands) {
   reply.Array(10);
-  reply.Bulk(spec.name);
-  reply.Int(spec.arity);
+  reply.Bulk(name);
+  reply.Int(arity);
   std::vector<std::string_view> flags = CommandFlagNames(spec.flags);
   reply.Array(flags.size());
   for (std::string_view f : flags) reply.Simple(f);
-  reply.Int(0);
-  reply.Int(0);
-  reply.Int(0);
+  reply.Int(keys.first);
+  reply.Int(keys.last);
+  reply.Int(keys.step);
   reply.Array(1);
   reply.Simple(std::string("@") + std::string(spec.group));
   reply.Array(0);
   reply.Array(0);
-  reply.Array(0);
+  reply.Array(subcommands.size());
+  const KeySpec sub_keys{spec.keys.first, spec.keys.last, spec.keys.step};
+  for (std::string_view sub : subcommands) {
+    ReplyCommandEntry(reply, std::string(spec.name) + "|" + std::string(sub),
+                      -(spec.keys.first + 1), spec, sub_keys, {});
+  }
+}
+
+void ReplyCommandInfo(ReplyWriter& reply, const CommandSpec& spec) {
+  if (spec.keys.subcommands.empty()) {
+    ReplyCommandEntry(reply, spec.name, spec.arity, spec, spec.keys, {});
+    return;
+  }
+  std::vector<std::string_view> subs;
+  std::string_view list = spec.keys.subcommands;
+  while (!list.empty()) {
+    const size_t space = list.find(' ');
+    subs.push_back(list.substr(0, space));
+    list.remove_prefix(space == std::string_view::npos ? list.size()
+                                                       : space + 1);
+  }
+  ReplyCommandEntry(reply, spec.name, spec.arity, spec, KeySpec{}, subs);
+}
+
+// COMMAND GETKEYS command [arg ...]: the keys, by the command's KeySpec.
+void CommandGetKeys(CommandContext& ctx) {
+  std::span<const std::string> command = ctx.argv.subspan(2);
+  const CommandSpec* spec = FindCommand(command[0]);
+  if (spec == nullptr) {
+    ctx.reply.Error(errors::kInvalidCommandSpecified);
+    return;
+  }
+  if (!ArityAccepts(spec->arity, command.size())) {
+    ctx.reply.Error(errors::kGetKeysInvalidArguments);
+    return;
+  }
+  const std::vector<size_t> positions = KeyPositions(*spec, command);
+  if (positions.empty()) {
+    ctx.reply.Error(errors::kNoKeyArguments);
+    return;
+  }
+  ctx.reply.Array(positions.size());
+  for (size_t pos : positions) ctx.reply.Bulk(command[pos]);
 }
 
 // COMMAND DOCS entry value: a map, flattened as Redis does in RESP2.
@@ -59,6 +105,8 @@ constexpr std::string_view kCommandHelp[] = {
     "    Return the names of all commands.",
     "INFO [<command-name> ...]",
     "    Return details about the given commands, or all of them.",
+    "GETKEYS <full-command>",
+    "    Return the keys from a full command.",
     "DOCS [<command-name> ...]",
     "    Return documentation about the given commands, or all of them.",
     "HELP",
@@ -218,6 +266,7 @@ constexpr std::pair<std::string_view, SectionFn> kSections[] = {
     {"commandstats", CommandStatsSection},
     {"urlfrontier", UrlFrontierSection},
     {"partitions", PartitionsSection},
+    {"cluster", ClusterSection},
 };
 
 }  // namespace
@@ -260,6 +309,12 @@ void Command(CommandContext& ctx) {
         ReplyCommandInfo(ctx.reply, *spec);
       }
     }
+  } else if (EqualsIgnoreCase(sub, "GETKEYS")) {
+    if (names.empty()) {
+      ReplyWrongArity(ctx.reply, "command|getkeys");
+      return;
+    }
+    CommandGetKeys(ctx);
   } else if (EqualsIgnoreCase(sub, "DOCS")) {
     // Unknown names are left out, as Redis does.
     std::vector<const CommandSpec*> specs;

@@ -15,9 +15,9 @@ SANITIZER_MARKERS = ("ERROR: AddressSanitizer", "ERROR: LeakSanitizer",
                      "runtime error:")
 
 
-def free_port():
+def free_port(host="127.0.0.1"):
     with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
+        s.bind((host, 0))
         return s.getsockname()[1]
 
 
@@ -26,9 +26,9 @@ def field_map(reply):
     return {reply[i].decode(): reply[i + 1] for i in range(0, len(reply), 2)}
 
 
-def _ping(port):
+def _ping(port, host="127.0.0.1"):
     try:
-        with socket.create_connection(("127.0.0.1", port), timeout=1) as s:
+        with socket.create_connection((host, port), timeout=1) as s:
             s.sendall(b"PING\r\n")
             return s.recv(64).startswith(b"+PONG")
     except OSError:
@@ -38,23 +38,28 @@ def _ping(port):
 class Server:
     """One server process; use as a context manager."""
 
-    def __init__(self, argv_for_port, name):
+    def __init__(self, argv_for_port, name, host="127.0.0.1", port=None):
+        """`port`: the one to listen on (e.g. written in a cluster file
+        beforehand); by default a free one, tried again if taken."""
         self.name = name
+        self.host = host
+        self._fixed_port = port
         self._argv_for_port = argv_for_port
         self.dir = tempfile.mkdtemp(prefix="frontierd-py-")
         self.proc = None
         self.port = 0
 
     def __enter__(self):
-        for _ in range(5):  # the free port may be taken meanwhile
-            self.port = free_port()
+        for _ in range(1 if self._fixed_port else 5):
+            # A free port may be taken meanwhile: then another one.
+            self.port = self._fixed_port or free_port(self.host)
             self._stderr = open(os.path.join(self.dir, "stderr"), "wb")
             self.proc = subprocess.Popen(self._argv_for_port(self),
                                          stdout=subprocess.DEVNULL,
                                          stderr=self._stderr, cwd=self.dir)
             deadline = time.monotonic() + 20
             while time.monotonic() < deadline and self.proc.poll() is None:
-                if _ping(self.port):
+                if _ping(self.port, self.host):
                     return self
                 time.sleep(0.05)
             self._kill()

@@ -1,0 +1,53 @@
+#include "server/cluster_state.h"
+
+#include <cerrno>
+#include <cstring>
+#include <fstream>
+#include <sstream>
+
+namespace frontier {
+
+StatusOr<ClusterState> LoadClusterState(const std::string& path,
+                                        const std::vector<std::string>& bind,
+                                        int port) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) {
+    return Status::IOError("cannot read cluster-config-file '" + path +
+                           "': " + std::strerror(errno));
+  }
+  std::ostringstream text;
+  text << in.rdbuf();
+  std::string error;
+  std::optional<cluster::ClusterMap> map =
+      cluster::ClusterMap::Parse(text.str(), &error);
+  if (!map) {
+    return Status::InvalidArgument("cluster-config-file '" + path +
+                                   "': " + error);
+  }
+  ClusterState state;
+  state.path = path;
+  std::optional<size_t> self;
+  for (const std::string& host : bind) {
+    self = map->FindNode(cluster::Address{host, port});
+    if (self) break;
+  }
+  if (!self) {
+    std::string addresses;
+    for (const std::string& host : bind) {
+      if (!addresses.empty()) addresses += ", ";
+      addresses += cluster::Address{host, port}.ToString();
+    }
+    return Status::InvalidArgument(
+        "cluster-config-file '" + path + "': this node (" + addresses +
+        ", from bind and port) is not a node of the map");
+  }
+  state.self = *self;
+  for (const cluster::Shard& shard : map->shards()) {
+    state.masters.push_back(shard.nodes.front());
+  }
+  state.map = std::make_shared<const cluster::ClusterMap>(std::move(*map));
+  state.masters[state.self_shard()] = state.self;
+  return state;
+}
+
+}  // namespace frontier

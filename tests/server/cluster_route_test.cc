@@ -1,0 +1,177 @@
+// Unit tests of the cluster's routing decision (server/cluster_route.h),
+// the command table's key positions and the gathering of split replies
+// (server/cluster_gather.h): which shard a command is for, MOVED for a
+// tagged key of another shard, the tag stripped for one of this shard, a
+// wrong tag and keys of two shards refused, a plain MSEEN split.
+#include "server/cluster_route.h"
+
+#include <gtest/gtest.h>
+
+#include <string>
+#include <vector>
+
+#include "cluster/key_slot.h"
+#include "server/cluster_gather.h"
+#include "server/command_table.h"
+
+namespace frontier {
+namespace {
+
+// Three shards as in docs/cluster.md; this node is shard b's.
+ClusterState ThreeShards() {
+  std::string error;
+  auto map = cluster::ClusterMap::Parse(
+      "epoch 1\n"
+      "shard a 0-5460\nshard b 5461-10922\nshard c 10923-16383\n"
+      "node a 127.0.0.2:7001\nnode b 127.0.0.3:7002\nnode c 127.0.0.4:7003\n",
+      &error);
+  EXPECT_TRUE(map) << error;
+  ClusterState state;
+  state.map = std::make_shared<const cluster::ClusterMap>(std::move(*map));
+  state.self = 1;
+  state.masters = {0, 1, 2};
+  return state;
+}
+
+// A host of `shard` (0, 1, 2 = a, b, c): h<i>.example for the first i
+// that lands there.
+std::string HostOf(size_t shard, int skip = 0) {
+  const ClusterState state = ThreeShards();
+  for (int i = 0;; ++i) {
+    const std::string host = "h" + std::to_string(i) + ".example";
+    if (state.map->ShardOfSlot(cluster::SiteSlot(host)) == shard &&
+        skip-- == 0) {
+      return host;
+    }
+  }
+}
+
+RouteDecision Route(std::vector<std::string> argv) {
+  static const ClusterState state = ThreeShards();
+  const CommandSpec* spec = FindCommand(argv[0]);
+  EXPECT_NE(spec, nullptr);
+  return DecideRoute(*spec, argv, state, SiteRules{SiteScope::kHost, 8192});
+}
+
+TEST(ClusterRouteTest, KeyPositionsFollowTheKeySpec) {
+  const std::vector<std::string> add = {"ADD", "http://a/", "http://r/"};
+  EXPECT_EQ(KeyPositions(*FindCommand("add"), add), std::vector<size_t>({1}));
+  const std::vector<std::string> mseen = {"MSEEN", "x", "y", "z"};
+  EXPECT_EQ(KeyPositions(*FindCommand("mseen"), mseen),
+            std::vector<size_t>({1, 2, 3}));
+  const std::vector<std::string> info = {"SITE", "info", "a.example"};
+  EXPECT_EQ(KeyPositions(*FindCommand("site"), info), std::vector<size_t>({2}));
+  const std::vector<std::string> list = {"SITE", "LIST"};
+  EXPECT_TRUE(KeyPositions(*FindCommand("site"), list).empty());
+  const std::vector<std::string> pop = {"POP", "COUNT", "3"};
+  EXPECT_TRUE(KeyPositions(*FindCommand("pop"), pop).empty());
+}
+
+TEST(ClusterRouteTest, PlainKeysOfThisShardRunHereOthersAreForwarded) {
+  const std::string here = "http://" + HostOf(1) + "/a";
+  EXPECT_EQ(Route({"ADD", here}).kind, RouteDecision::Kind::kHere);
+  EXPECT_TRUE(Route({"ADD", here}).stripped.empty());
+  const RouteDecision there = Route({"SEEN", "http://" + HostOf(2) + "/a"});
+  EXPECT_EQ(there.kind, RouteDecision::Kind::kForward);
+  EXPECT_EQ(there.shard, 2u);
+  // A site argument and an origin place a command as a URL of the site.
+  EXPECT_EQ(Route({"SITE", "INFO", HostOf(0)}).shard, 0u);
+  EXPECT_EQ(Route({"ROBOTS", "GET", "https://" + HostOf(2)}).shard, 2u);
+  // Not a URL or a site: the handler says so, here.
+  EXPECT_EQ(Route({"ADD", "ftp://"}).kind, RouteDecision::Kind::kHere);
+  EXPECT_EQ(Route({"POP"}).kind, RouteDecision::Kind::kHere);
+}
+
+TEST(ClusterRouteTest, TaggedKeysAreStrippedHereAndMovedElsewhere) {
+  const std::string site = HostOf(1);
+  const RouteDecision here =
+      Route({"ADD", "{" + site + "}http://" + site + "/a", "x"});
+  EXPECT_EQ(here.kind, RouteDecision::Kind::kHere);
+  EXPECT_EQ(here.stripped,
+            std::vector<std::string>({"ADD", "http://" + site + "/a", "x"}));
+  const std::string other = HostOf(2);
+  const RouteDecision moved =
+      Route({"SEEN", "{" + other + "}http://" + other + "/a"});
+  EXPECT_EQ(moved.kind, RouteDecision::Kind::kMoved);
+  EXPECT_EQ(moved.error, "MOVED " + std::to_string(cluster::SiteSlot(other)) +
+                             " 127.0.0.4:7003");
+}
+
+TEST(ClusterRouteTest, AWrongTagAndKeysOfTwoShardsAreRefused) {
+  const RouteDecision wrong =
+      Route({"ADD", "{" + HostOf(1) + "}http://" + HostOf(1, 1) + "/"});
+  EXPECT_EQ(wrong.kind, RouteDecision::Kind::kError);
+  EXPECT_EQ(wrong.error, "ERR hash tag '{" + HostOf(1) +
+                             "}' names another site than the URL's ('" +
+                             HostOf(1, 1) + "')");
+  // The tag must be the site as the storage names it (lower case).
+  EXPECT_EQ(Route({"ADD", "{H0.example}http://H0.example/"}).kind,
+            RouteDecision::Kind::kError);
+  const std::string a = HostOf(0), c = HostOf(2);
+  const RouteDecision cross = Route({"MSEEN", "{" + a + "}http://" + a + "/",
+                                     "{" + c + "}http://" + c + "/"});
+  EXPECT_EQ(cross.kind, RouteDecision::Kind::kError);
+  EXPECT_EQ(cross.error,
+            "CROSSSLOT Keys in request don't hash to the same slot");
+  // MADD's links count, not only its ref.
+  EXPECT_EQ(
+      Route({"MADD", "http://" + HostOf(1) + "/", "http://" + HostOf(2) + "/"})
+          .kind,
+      RouteDecision::Kind::kError);
+  EXPECT_EQ(Route({"MADD", "http://" + HostOf(1) + "/", "DATA",
+                   "http://" + HostOf(1, 1) + "/", "value"})
+                .kind,
+            RouteDecision::Kind::kHere);
+}
+
+TEST(ClusterRouteTest, APlainMseenOverSeveralShardsIsSplitByShard) {
+  const RouteDecision d =
+      Route({"MSEEN", "http://" + HostOf(2) + "/", "http://" + HostOf(0) + "/",
+             "ftp://bad", "http://" + HostOf(2, 1) + "/"});
+  ASSERT_EQ(d.kind, RouteDecision::Kind::kFanOut);
+  using Parts = std::vector<std::pair<size_t, std::vector<size_t>>>;
+  // In order of first appearance; the bad key goes with this node's shard.
+  EXPECT_EQ(d.parts, Parts({{2, {1, 4}}, {0, {2}}, {1, {3}}}));
+}
+
+TEST(ClusterGatherTest, PlacesAnswersInArgumentOrderAndErrorsPerPart) {
+  ClusterGather g = ClusterGather::Place(4, {{0, 3}, {1}, {2}});
+  g.Add(0, RelayedReply{"*2\r\n:1\r\n:0\r\n", false, {":1\r\n", ":0\r\n"}});
+  EXPECT_FALSE(g.done());
+  g.Add(2, RelayedReply{"*1\r\n:1\r\n", false, {":1\r\n"}});
+  g.Add(1, RelayedReply{"-TIMEOUT x\r\n", true, {}});
+  ASSERT_TRUE(g.done());
+  EXPECT_EQ(g.Reply(), "*4\r\n:1\r\n-TIMEOUT x\r\n:1\r\n:0\r\n");
+}
+
+TEST(ClusterGatherTest, SumsCountersByNameAndAnErrorWins) {
+  ClusterGather g = ClusterGather::Sum(2);
+  g.Add(0, RelayedReply{
+               "",
+               false,
+               {"$4\r\nurls\r\n", ":3\r\n", "$5\r\nsites\r\n", ":1\r\n"}});
+  g.Add(1, RelayedReply{
+               "",
+               false,
+               {"$4\r\nurls\r\n", ":4\r\n", "$5\r\nsites\r\n", ":2\r\n"}});
+  ASSERT_TRUE(g.done());
+  EXPECT_EQ(g.Reply(), "*4\r\n$4\r\nurls\r\n:7\r\n$5\r\nsites\r\n:3\r\n");
+  ClusterGather failed = ClusterGather::Sum(2);
+  failed.Add(0, RelayedReply{"-CLUSTERDOWN x\r\n", true, {}});
+  failed.Add(1, RelayedReply{"", false, {"$4\r\nurls\r\n", ":4\r\n"}});
+  EXPECT_EQ(failed.Reply(), "-CLUSTERDOWN x\r\n");
+}
+
+TEST(ClusterRouteTest, KeySlotOfAUrlIsItsSites) {
+  const SiteRules rules{SiteScope::kHost, 8192};
+  EXPECT_EQ(SlotOfKey("http://WWW.Example.com:80/x?y", rules),
+            cluster::SiteSlot("www.example.com"));
+  EXPECT_EQ(SlotOfKey("{user1000}.following", rules),
+            cluster::KeySlot("user1000"));
+  const SiteRules domain{SiteScope::kDomain, 8192};
+  EXPECT_EQ(SlotOfKey("https://a.b.example.co.uk/", domain),
+            cluster::SiteSlot("example.co.uk"));
+}
+
+}  // namespace
+}  // namespace frontier
