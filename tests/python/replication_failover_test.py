@@ -118,6 +118,10 @@ class FailoverTest(unittest.TestCase):
                            for i in range(CLIENTS)]
                 for w in workers:
                     w.start()
+                # A random moment once writes flow (a loaded machine may
+                # take a while to acknowledge the first).
+                rt.wait_for(lambda: any(w.added for w in workers), 30,
+                            "a first acknowledged write")
                 time.sleep(random.uniform(0.3, 1.5))
                 killed = time.monotonic()
                 g.sites[0].proc.kill()
