@@ -252,10 +252,12 @@ class Server : private ConnectionEvents,
   void OnForwardReply(uint64_t client, uint32_t part, RelayedReply reply);
   // Forwards part first_part + i of a command split over shards (MSEEN,
   // STATS CLUSTER, MADD) to shard parts[i].first as parts[i].second, for
-  // ctx's client, whose reply `gather` puts together.
+  // ctx's client, whose reply `gather` puts together; within `timeout_ms`
+  // if > 0, else cluster-forward-timeout.
   void FanOut(CommandContext& ctx,
               std::vector<std::pair<size_t, std::vector<std::string>>> parts,
-              ClusterGather gather, uint32_t first_part = 0);
+              ClusterGather gather, uint32_t first_part = 0,
+              int64_t timeout_ms = 0);
   // After the pass's commit (`committed`): hands the local parts of the
   // MADDs spread in it to their gathers (SpreadLinks).
   void SettleLocalParts(const Status& committed);

@@ -4,6 +4,8 @@
 // shard's master (ClusterForwarder) with the reply relayed to the client,
 // which waits for it unread, so its replies keep their order. Part of the
 // Server class.
+#include <algorithm>
+
 #include "server/args.h"
 #include "server/clock.h"
 #include "server/cluster_route.h"
@@ -177,8 +179,10 @@ void Server::NoteOwnMaster() {
 void Server::FanOut(
     CommandContext& ctx,
     std::vector<std::pair<size_t, std::vector<std::string>>> parts,
-    ClusterGather gather, uint32_t first_part) {
-  forwarder_->set_options(ForwardOptions(config_));
+    ClusterGather gather, uint32_t first_part, int64_t timeout_ms) {
+  ClusterForwarder::Options options = ForwardOptions(config_);
+  if (timeout_ms > 0) options.timeout_ms = timeout_ms;
+  forwarder_->set_options(std::move(options));
   gathers_.insert_or_assign(ctx.client.id, std::move(gather));
   for (uint32_t i = 0; i < parts.size(); ++i) {
     forwarder_->Forward(cluster_->master_of(parts[i].first).resp, ctx.client.id,
@@ -193,7 +197,14 @@ void Server::SpreadLinks(
     std::vector<std::pair<size_t, std::vector<std::string>>> parts,
     ClusterGather gather) {
   pass_local_parts_.emplace_back(ctx.client.id, std::move(local));
-  FanOut(ctx, std::move(parts), std::move(gather), 1);
+  // A MADD another node forwarded here waits there for this reply, under
+  // the same timeout: its parts get two thirds of it, so that a shard that
+  // does not answer costs its own links only, not the whole MADD.
+  const int64_t timeout_ms =
+      ctx.client.cluster_link
+          ? std::max<int64_t>(1, config_.cluster_forward_timeout_ms * 2 / 3)
+          : 0;
+  FanOut(ctx, std::move(parts), std::move(gather), 1, timeout_ms);
 }
 
 void Server::SettleLocalParts(const Status& committed) {

@@ -172,6 +172,22 @@ class ClusterMaddTest(unittest.TestCase):
                         self.assertIn("may or may not have run", str(element))
                     else:
                         self.assertEqual(element, 1, url)
+                # Sent to the third node, which forwards it whole to the
+                # ref's owner: the same, the stopped shard's links only
+                # failing (the owner's parts get a shorter timeout than
+                # the forward that waits for them).
+                third = 3 - ref_owner - stopped
+                more = [link(1000 + i) for i in range(300)]
+                started = time.monotonic()
+                reply = c.client(third).execute_command(
+                    "MADD", ref, *[u for u, _ in more])
+                self.assertLess(time.monotonic() - started,
+                                cluster_test.FORWARD_TIMEOUT_S + 2)
+                for (url, site), element in zip(more, reply):
+                    if owner_of(site) == stopped:
+                        self.assertIsInstance(element, redis.ResponseError)
+                    else:
+                        self.assertEqual(element, 1, url)
                 # Several MADDs at once: the bytes in flight stay within
                 # the limit per peer (two peers: the stopped one and the
                 # other live one).
