@@ -46,6 +46,10 @@ void Stats(CommandContext& ctx);
 void Robots(CommandContext& ctx);
 // scope_commands.cc
 void Scope(CommandContext& ctx);
+// pause_commands.cc
+void Pause(CommandContext& ctx);
+// url_commands.cc
+void Urls(CommandContext& ctx);
 
 void Site(CommandContext& ctx);
 // DELAY and SITE DELAY: sets `site`'s delay to `secs` seconds (negative:

@@ -61,11 +61,12 @@ void ReplyOptionError(ReplyWriter& reply, const OptionError& e) {
 
 // POP's and BPOP's options after BPOP's timeout.
 struct PopArgs {
-  std::array<std::optional<std::string_view>, 3> values;  // kPopNames
+  std::array<std::optional<std::string_view>, 4> values;  // kPopNames
   bool with_data = false;
 };
-constexpr std::array<std::string_view, 3> kPopNames = {"COUNT", "LEASE",
-                                                       "PARTITION"};
+// SITE: POP only (URL Frontier's GetURLs with a key).
+constexpr std::array<std::string_view, 4> kPopNames = {"COUNT", "LEASE",
+                                                       "PARTITION", "SITE"};
 constexpr std::array<std::string_view, 1> kPopFlags = {"WITHDATA"};
 
 bool ParsePopArgs(CommandContext& ctx, std::span<const std::string> args,
@@ -171,7 +172,7 @@ void MAdd(CommandContext& ctx) {
   }
 }
 
-// POP [COUNT n] [LEASE secs] [PARTITION name] [WITHDATA]
+// POP [COUNT n] [LEASE secs] [PARTITION name | SITE site] [WITHDATA]
 void Pop(CommandContext& ctx) {
   PopArgs args;
   if (!ParsePopArgs(ctx, ctx.argv.subspan(1), &args)) return;
@@ -187,8 +188,15 @@ void Pop(CommandContext& ctx) {
     return;
   }
   if (!CheckPartition(ctx, values[2])) return;
-  auto urls = PopFromPartition(ctx.frontier, values[2].value_or(""), count,
-                               lease_ms, ctx.now_ms, args.with_data);
+  if (values[2] && values[3]) {
+    ctx.reply.Error(errors::kSiteAndPartition);
+    return;
+  }
+  auto urls = values[3] ? ctx.frontier.PopSite(*values[3], count, lease_ms,
+                                               ctx.now_ms)
+                        : PopFromPartition(ctx.frontier, values[2].value_or(""),
+                                           count, lease_ms, ctx.now_ms,
+                                           args.with_data);
   if (!urls.ok()) {
     ReplyStatus(ctx.reply, urls.status());
     return;
@@ -210,6 +218,10 @@ void BPop(CommandContext& ctx) {
   PopArgs args;
   if (!ParsePopArgs(ctx, ctx.argv.subspan(2), &args)) return;
   const auto& values = args.values;
+  if (values[3]) {
+    ctx.reply.Error(errors::kBpopSite);
+    return;
+  }
   BlockRequest request;
   request.with_count = values[0].has_value();
   request.with_data = args.with_data;

@@ -1,8 +1,8 @@
-// SITE INFO|LIST|TOP|DELAY|LIMIT|DELETE|BLOCK|HELP: one site's state and the
+// SITE INFO|LIST|TOP|DELAY|LIMIT|CRAWLLIMIT|DELETE|BLOCK|HELP: one site's state and the
 // operators' controls over it (docs/commands.md#site), and DELAY, which is
 // SITE DELAY's older name. Each subcommand is a function of its own; the
 // command table gives the admin role to the subcommands that change a
-// site (DELAY, LIMIT, DELETE, BLOCK).
+// site (DELAY, LIMIT, CRAWLLIMIT, DELETE, BLOCK).
 #include <array>
 #include <optional>
 #include <span>
@@ -29,6 +29,9 @@ constexpr std::string_view kSiteHelp[] = {
     "    Set the site's politeness delay (negative: the default).",
     "LIMIT <site> <n>",
     "    Cap the site's URLs at <n> (0: site-max-urls).",
+    "CRAWLLIMIT <site> <n>",
+    "    Hand out nothing more of the site once <n> of its URLs are done (0: "
+    "no cap).",
     "DELETE <site>",
     "    Remove the site and all its URLs; return how many were removed.",
     "BLOCK <site> <seconds>",
@@ -66,6 +69,7 @@ void SiteInfoCommand(CommandContext& ctx) {
       {"blocked-until", FormatUnixTime(s.block_until_ms)},
       {"backoffs", std::to_string(s.backoffs)},
       {"max-urls", std::to_string(s.max_urls)},
+      {"crawl-limit", std::to_string(s.done_limit)},
       {"partition", s.partition},
   };
   // `partition` only where partitions are configured (issue 9).
@@ -175,6 +179,18 @@ void SiteLimitCommand(CommandContext& ctx) {
                            ctx.argv[2], static_cast<uint64_t>(*n), ctx.now_ms));
 }
 
+// SITE CRAWLLIMIT site n
+void SiteCrawlLimitCommand(CommandContext& ctx) {
+  std::optional<int64_t> n = ParseInt64(ctx.argv[3]);
+  if (!n || *n < 0) {
+    ctx.reply.Error(errors::kSiteCrawlLimit);
+    return;
+  }
+  ReplyOkOr(ctx.reply,
+            ctx.frontier.SetSiteDoneLimit(ctx.argv[2], static_cast<uint64_t>(*n),
+                                          ctx.now_ms));
+}
+
 // SITE DELETE site
 void SiteDeleteCommand(CommandContext& ctx) {
   StatusOr<uint64_t> removed = ctx.frontier.DeleteSite(ctx.argv[2], ctx.now_ms);
@@ -215,6 +231,7 @@ constexpr SiteSubcommand kSubcommands[] = {
     {"top", "site|top", 2, 3, SiteTopCommand},
     {"delay", "site|delay", 4, 4, SiteDelayCommand},
     {"limit", "site|limit", 4, 4, SiteLimitCommand},
+    {"crawllimit", "site|crawllimit", 4, 4, SiteCrawlLimitCommand},
     {"delete", "site|delete", 3, 3, SiteDeleteCommand},
     {"block", "site|block", 4, 4, SiteBlockCommand},
     {"help", "site|help", 2, 2, SiteHelpCommand},
