@@ -30,20 +30,12 @@ class GetUrlsReactor : public WriteStream<pb::URLInfo> {
                        kMaxUrlsPerCall);
     lease_ = params.delay_requestable();
     if (params.item_case() == pb::GetParams::kAnyCrawlID) {
-      Pin();
-      caller_->Call(
-          {{"CRAWL", "LIST"}},
-          [this](const grpc::Status& status, std::vector<RespValue>& replies) {
-            if (!status.ok() || replies[0].is_error()) {
-              End(status.ok() ? StatusOfError(replies[0]) : status);
-            } else {
-              for (RespValue& name : replies[0].elements) {
-                crawls_.push_back(std::move(name.str));
-              }
-              PopNext();
-            }
-            Unpin();
-          });
+      Call({{"CRAWL", "LIST"}}, [this](std::vector<RespValue>& replies) {
+        for (RespValue& name : replies[0].elements) {
+          crawls_.push_back(std::move(name.str));
+        }
+        PopNext();
+      });
       return;
     }
     crawls_.push_back(CrawlName(params.crawlid()));
@@ -69,23 +61,15 @@ class GetUrlsReactor : public WriteStream<pb::URLInfo> {
       pop.push_back("SITE");
       pop.push_back(key_);
     }
-    Pin();
-    caller_->Call({{"CRAWL", crawl}, std::move(pop)},
-                  [this, crawl](const grpc::Status& status,
-                                std::vector<RespValue>& replies) {
-                    grpc::Status s = status.ok() ? FirstError(replies) : status;
-                    if (!s.ok()) {
-                      End(s);
-                    } else {
-                      for (const RespValue& pair : replies[1].elements) {
-                        if (pair.elements.size() != 2) continue;
-                        FillUrlInfo(pair.elements[0].str, pair.elements[1],
-                                    crawl, &messages_.emplace_back());
-                      }
-                      PopNext();
-                    }
-                    Unpin();
-                  });
+    Call({{"CRAWL", crawl}, std::move(pop)},
+         [this, crawl](std::vector<RespValue>& replies) {
+           for (const RespValue& pair : replies[1].elements) {
+             if (pair.elements.size() != 2) continue;
+             FillUrlInfo(pair.elements[0].str, pair.elements[1], crawl,
+                         &messages_.emplace_back());
+           }
+           PopNext();
+         });
   }
 
   uint64_t wanted_ = 0;

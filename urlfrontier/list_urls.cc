@@ -64,23 +64,15 @@ class ListUrlsReactor : public WriteStream<pb::URLItem> {
       commands.push_back({"URLINFO", page_[i]});
     }
     read_ = end;
-    Pin();
-    caller_->Call(std::move(commands), [this](const grpc::Status& status,
-                                              std::vector<RespValue>& replies) {
-      grpc::Status s = status.ok() ? FirstError(replies) : status;
-      if (!s.ok()) {
-        End(s);
-      } else {
-        for (size_t i = 1; i < replies.size(); ++i) {
-          // Nil: removed since the scan saw it.
-          pb::URLItem item;
-          if (FillUrlItem(replies[i], crawl_, &item)) {
-            messages_.push_back(std::move(item));
-          }
+    Call(std::move(commands), [this](std::vector<RespValue>& replies) {
+      for (size_t i = 1; i < replies.size(); ++i) {
+        // Nil: removed since the scan saw it.
+        pb::URLItem item;
+        if (FillUrlItem(replies[i], crawl_, &item)) {
+          messages_.push_back(std::move(item));
         }
-        ReadNext();
       }
-      Unpin();
+      ReadNext();
     });
   }
 

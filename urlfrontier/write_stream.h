@@ -8,11 +8,14 @@
 #include <grpcpp/support/server_callback.h>
 
 #include <deque>
+#include <functional>
 #include <memory>
 #include <mutex>
 #include <utility>
+#include <vector>
 
 #include "urlfrontier/caller.h"
+#include "urlfrontier/convert.h"
 #include "urlfrontier/reactor_pins.h"
 #include "urlfrontier/rpc_stats.h"
 
@@ -49,6 +52,25 @@ class WriteStream : public grpc::ServerWriteReactor<Msg> {
   void Pin() { pins_.Pin(); }
   void Unpin() {
     if (pins_.Unpin()) delete this;
+  }
+
+  // Sends `commands` as one batch, pinned: a failed batch or an error
+  // reply ends the call with it; otherwise `next` gets the replies.
+  void Call(std::vector<Caller::Command> commands,
+            std::function<void(std::vector<RespValue>&)> next) {
+    Pin();
+    caller_->Call(std::move(commands),
+                  [this, next = std::move(next)](
+                      const grpc::Status& status,
+                      std::vector<RespValue>& replies) {
+                    grpc::Status s = status.ok() ? FirstError(replies) : status;
+                    if (s.ok()) {
+                      next(replies);
+                    } else {
+                      End(std::move(s));
+                    }
+                    Unpin();
+                  });
   }
 
   // One write at a time: the next message, or the end.

@@ -22,6 +22,7 @@
 
 #include <array>
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -52,6 +53,10 @@ void Pause(CommandContext& ctx);
 void Urls(CommandContext& ctx);
 
 void Site(CommandContext& ctx);
+// COUNT n (POP, SITE LIST, URLS): an integer >= 1 into *count; true
+// without a value (the caller's default stays). False: the caller replies
+// errors::kNotInteger (frontier_commands.cc).
+bool ParseCount(std::optional<std::string_view> text, size_t* count);
 // DELAY and SITE DELAY: sets `site`'s delay to `secs` seconds (negative:
 // back to the default) and replies +OK, or the error.
 void SetDelay(CommandContext& ctx, std::string_view site,

@@ -12,9 +12,7 @@
 #include "server/reply.h"
 
 namespace frontier::commands {
-namespace {
 
-// COUNT n: an integer >= 1.
 bool ParseCount(std::optional<std::string_view> text, size_t* count) {
   if (!text) return true;
   std::optional<int64_t> n = ParseInt64(*text);
@@ -22,6 +20,8 @@ bool ParseCount(std::optional<std::string_view> text, size_t* count) {
   *count = static_cast<size_t>(*n);
   return true;
 }
+
+namespace {
 
 // LEASE secs: a positive number of seconds.
 bool ParseLease(std::optional<std::string_view> text, int64_t* lease_ms) {

@@ -119,17 +119,12 @@ void SiteListCommand(CommandContext& ctx) {
     ctx.reply.Error(errors::kInvalidCursor);
     return;
   }
-  int64_t count = 10;
-  if (values[1]) {
-    std::optional<int64_t> n = ParseInt64(*values[1]);
-    if (!n || *n < 1) {
-      ctx.reply.Error(errors::kNotInteger);
-      return;
-    }
-    count = *n;
+  size_t count = 10;
+  if (!ParseCount(values[1], &count)) {
+    ctx.reply.Error(errors::kNotInteger);
+    return;
   }
-  auto page = ctx.frontier.ListSites(filter, *cursor,
-                                     static_cast<size_t>(count), ctx.now_ms);
+  auto page = ctx.frontier.ListSites(filter, *cursor, count, ctx.now_ms);
   if (!page.ok()) {
     ReplyStatus(ctx.reply, page.status());
     return;

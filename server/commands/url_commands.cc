@@ -26,17 +26,12 @@ void Urls(CommandContext& ctx) {
   filter.site = values[0].value_or("");
   filter.match = values[1].value_or("");
   filter.ignore_case = flags[0];
-  int64_t count = 10;
-  if (values[3]) {
-    std::optional<int64_t> n = ParseInt64(*values[3]);
-    if (!n || *n < 1) {
-      ctx.reply.Error(errors::kNotInteger);
-      return;
-    }
-    count = *n;
+  size_t count = 10;
+  if (!ParseCount(values[3], &count)) {
+    ctx.reply.Error(errors::kNotInteger);
+    return;
   }
-  auto page = ctx.frontier.ListUrls(filter, values[2].value_or("0"),
-                                    static_cast<size_t>(count));
+  auto page = ctx.frontier.ListUrls(filter, values[2].value_or("0"), count);
   if (!page.ok()) {
     ReplyStatus(ctx.reply, page.status());
     return;
