@@ -163,27 +163,26 @@ void SiteDelayCommand(CommandContext& ctx) {
   SetDelay(ctx, ctx.argv[2], ctx.argv[3]);
 }
 
-// SITE LIMIT site n
-void SiteLimitCommand(CommandContext& ctx) {
+// SITE LIMIT and CRAWLLIMIT site n: `set` with n >= 0, else `error`.
+void SetSiteCap(CommandContext& ctx, std::string_view error,
+                Status (Frontier::*set)(std::string_view, uint64_t, int64_t)) {
   std::optional<int64_t> n = ParseInt64(ctx.argv[3]);
   if (!n || *n < 0) {
-    ctx.reply.Error(errors::kSiteLimit);
+    ctx.reply.Error(error);
     return;
   }
-  ReplyOkOr(ctx.reply, ctx.frontier.SetSiteLimit(
+  ReplyOkOr(ctx.reply, (ctx.frontier.*set)(
                            ctx.argv[2], static_cast<uint64_t>(*n), ctx.now_ms));
+}
+
+// SITE LIMIT site n
+void SiteLimitCommand(CommandContext& ctx) {
+  SetSiteCap(ctx, errors::kSiteLimit, &Frontier::SetSiteLimit);
 }
 
 // SITE CRAWLLIMIT site n
 void SiteCrawlLimitCommand(CommandContext& ctx) {
-  std::optional<int64_t> n = ParseInt64(ctx.argv[3]);
-  if (!n || *n < 0) {
-    ctx.reply.Error(errors::kSiteCrawlLimit);
-    return;
-  }
-  ReplyOkOr(ctx.reply,
-            ctx.frontier.SetSiteDoneLimit(ctx.argv[2], static_cast<uint64_t>(*n),
-                                          ctx.now_ms));
+  SetSiteCap(ctx, errors::kSiteCrawlLimit, &Frontier::SetSiteDoneLimit);
 }
 
 // SITE DELETE site
