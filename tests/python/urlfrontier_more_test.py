@@ -1,7 +1,9 @@
 """URL Frontier's gRPC API, the rpcs added last (issue 23,
 docs/urlfrontier.md): SetActive/GetActive, a node-wide pause of
 GetURLs (and of RESP's POP) kept across kill -9; SetCrawlLimit, a
-per-queue cap on completed URLs, kept across kill -9. Builds on
+per-queue cap on completed URLs, kept across kill -9; GetURLs with a
+key; ListURLs and CountURLs with filters, and the reference's dump and
+re-import; TLS on the gRPC port (urlfrontier-tls). Builds on
 urlfrontier_test.py's server fixture.
 
     python3 urlfrontier_more_test.py path/to/frontierd
@@ -233,6 +235,49 @@ class UrlFrontierMoreTest(base.UrlFrontierCase):
         self.assertEqual(listed(filter="A.EXAMPLE/1"), [])
         self.assertEqual(len(listed(filter="A.EXAMPLE/1", ignoreCase=True)),
                          10)
+
+    def test_dump_and_reimport_keeps_every_url_and_what_it_is(self):
+        # The reference's scenario: ListURLs out of one frontier, PutURLs
+        # of those very items into a new one; each URL is the same item.
+        self.start()
+        due = int(time.time()) + 3600
+        self.put([discovered(f"https://a.example/{i}",
+                             metadata={"n": [str(i)], "empty": []})
+                  for i in range(12)] +
+                 [discovered("https://b.example/x", crawl="c2")])
+        self.put([base.known("https://a.example/0"),
+                  base.known("https://a.example/1", refetch=due,
+                             metadata={"v": ["2"]})])
+
+        def dump(stub, crawl=""):
+            items = list(stub.ListURLs(
+                pb.ListUrlParams(size=1000, crawlID=crawl), timeout=20))
+            return {i.ID: i for i in items}
+
+        def same(item):
+            kind = item.WhichOneof("item")
+            info = getattr(item, kind).info
+            return kind, info.url, base.metadata_of(info)
+
+        before = dump(self.stub)
+        before_c2 = dump(self.stub, "c2")
+        self.assertEqual(len(before), 12)
+        self.data = tempfile.mkdtemp(prefix="frontierd-data-")
+        self.addCleanup(shutil.rmtree, self.data, True)
+        self.start()  # a new frontier
+        acks = self.put(list(before.values()) + list(before_c2.values()))
+        self.assertTrue(all(status == pb.AckMessage.OK for _, status in acks))
+        after = dump(self.stub)
+        self.assertEqual({k: same(v) for k, v in after.items()},
+                         {k: same(v) for k, v in before.items()})
+        self.assertEqual(list(dump(self.stub, "c2")), ["https://b.example/x"])
+        self.assertEqual(same(after["https://a.example/1"]),
+                         ("known", "https://a.example/1", {"v": ["2"]}))
+        # The refetch date is kept (to the second it was sent as).
+        self.assertAlmostEqual(
+            after["https://a.example/1"].known.refetchable_from_date, due,
+            delta=2)
+        self.assertEqual(same(after["https://a.example/0"])[0], "known")
 
     def test_count_urls_with_a_filter(self):
         self.start()
