@@ -10,6 +10,7 @@
 #include "server/errors.h"
 #include "server/partitions.h"
 #include "server/reply.h"
+#include "urlfrontier/rpc_stats.h"
 
 namespace frontier::commands {
 
@@ -445,10 +446,26 @@ void Stats(CommandContext& ctx) {
     return;
   }
   StatsFields fields = FrontierStatsFields(ctx.frontier.Stats());
-  ctx.reply.Array(2 * fields.size());
+  // With a urlfrontier-port, the gRPC door's calls, errors and open calls
+  // per rpc (the node's, whatever the crawl), as INFO urlfrontier has them.
+  const urlfrontier::RpcStats* rpcs = ctx.stats.urlfrontier;
+  const size_t rpc_fields = rpcs == nullptr ? 0 : 3 * urlfrontier::kRpcCount;
+  ctx.reply.Array(2 * (fields.size() + rpc_fields));
   for (const auto& [name, value] : fields) {
     ctx.reply.Bulk(name);
     ctx.reply.Int(static_cast<int64_t>(value));
+  }
+  for (size_t i = 0; rpcs != nullptr && i < urlfrontier::kRpcCount; ++i) {
+    const auto rpc = static_cast<urlfrontier::Rpc>(i);
+    const urlfrontier::RpcStats::Counts c = rpcs->Read(rpc);
+    const std::string prefix =
+        "urlfrontier_" + std::string(urlfrontier::RpcName(rpc));
+    for (const auto& [suffix, value] : {std::pair{"_calls", c.calls},
+                                        std::pair{"_errors", c.errors},
+                                        std::pair{"_open", c.open}}) {
+      ctx.reply.Bulk(prefix + suffix);
+      ctx.reply.Int(static_cast<int64_t>(value));
+    }
   }
 }
 

@@ -384,6 +384,14 @@ class UrlFrontierTest(UrlFrontierCase):
                          {"calls": 1, "errors": 0, "open": 0})
         self.assertEqual(info["rpc_GetStats"],
                          {"calls": 1, "errors": 1, "open": 0})
+        # STATS has them too, per rpc.
+        stats = field_map(self.resp.execute_command("STATS"))
+        self.assertEqual(
+            [stats["urlfrontier_PutURLs_" + k] for k in ("calls", "errors",
+                                                          "open")],
+            [2, 0, 1])
+        self.assertEqual(stats["urlfrontier_GetStats_errors"], 1)
+        self.assertEqual(stats["urlfrontier_ListURLs_calls"], 0)
         items.put(None)  # the client half-closes: the stream ends
         self.assertEqual(list(call), [])
         deadline = time.monotonic() + 5
