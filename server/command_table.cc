@@ -27,7 +27,8 @@ constexpr uint32_t kCr = kCmdInCrawl;
 // Keys (KeySpec): one URL or site after the name (ADD url ...), every
 // argument (MSEEN url ...), or one after the subcommand (SITE INFO site).
 constexpr KeySpec kUrlKey{1, 1, 1}, kUrlKeys{1, -1, 1};
-constexpr KeySpec kSiteSubKey{2, 2, 1, "info delay limit delete block"};
+constexpr KeySpec kSiteSubKey{2, 2, 1,
+                               "info delay limit crawllimit delete block"};
 constexpr KeySpec kRobotsSubKey{2, 2, 1, "get set check"};
 
 // THE command table. Adding a command is one line here plus its handler.
@@ -75,9 +76,9 @@ constexpr std::array kCommands = {
     // A worker may read sites (INFO, LIST, TOP, HELP); changing one is an
     // admin's (docs/commands.md#site).
     CommandSpec{"site", c::Site, -2, kWk | kSub | kCr, "frontier",
-                "SITE INFO|LIST|TOP|DELAY|LIMIT|DELETE|BLOCK|HELP: one site's "
-                "state, and the operators' controls over it.",
-                "delay limit delete block", kSiteSubKey},
+                "SITE INFO|LIST|TOP|DELAY|LIMIT|CRAWLLIMIT|DELETE|BLOCK|HELP: "
+                "one site's state, and the operators' controls over it.",
+                "delay limit crawllimit delete block", kSiteSubKey},
     CommandSpec{"robots", c::Robots, -2, kW | kWk | kSub | kCr, "frontier",
                 "ROBOTS GET|SET|CHECK: an origin's robots.txt rules.", "set",
                 kRobotsSubKey},
@@ -86,6 +87,15 @@ constexpr std::array kCommands = {
                 "SCOPE RECHECK|STATUS: re-checks queued URLs against the "
                 "crawl scope.",
                 "recheck"},
+    CommandSpec{"urls", c::Urls, -1, kR | kWk | kCr, "frontier",
+                "Pages through the crawl's URLs, SCAN-style (SITE, MATCH, "
+                "NOCASE, CURSOR, COUNT)."},
+    // The node-wide pause of hand-outs (docs/commands.md#pause): ON and
+    // OFF are an admin's.
+    CommandSpec{"pause", c::Pause, -2, kW | kWk | kSub, "frontier",
+                "PAUSE ON|OFF|STATUS|HELP: stops or resumes handing out URLs "
+                "(every crawl; kept across restarts).",
+                "on off"},
     // Partitions (docs/commands.md#partitions).
     CommandSpec{"partition", c::PartitionCommand, -2, kR | kWk | kSub | kCr,
                 "frontier",

@@ -58,6 +58,8 @@ const std::vector<Directive>& Table() {
                    {{"yes", true}, {"no", false}}),
       // URL Frontier's gRPC API (docs/urlfrontier.md).
       Integer("urlfrontier-port", "0", &Config::urlfrontier_port, 0, 65535),
+      Choice<bool>("urlfrontier-tls", "no", &Config::urlfrontier_tls,
+                   {{"yes", true}, {"no", false}}),
       Flagged(kDirRuntime,
               Integer("timeout", "0", &Config::timeout_s, 0, kMaxInt)),
       // Linux refuses TCP_KEEPIDLE above 32767 seconds. A new value applies

@@ -105,6 +105,8 @@ struct Config {
   bool http_tls = false;  // HTTPS with the tls-* certificate
   // URL Frontier's gRPC API (docs/urlfrontier.md): 0 = off.
   int urlfrontier_port = 0;
+  // TLS on it with the tls-* files (server/urlfrontier_credentials.h).
+  bool urlfrontier_tls = false;
   LogLevel loglevel = LogLevel::kNotice;
   std::string logfile;  // "" = stderr
   // Security (docs/security.md). The default user's password, kept as

@@ -161,6 +161,12 @@ inline constexpr std::string_view kFetchMs =
 inline constexpr std::string_view kInvalidCursor = "ERR invalid cursor";
 inline constexpr std::string_view kSiteLimit =
     "ERR SITE LIMIT must be a non-negative integer (0 = site-max-urls)";
+inline constexpr std::string_view kSiteCrawlLimit =
+    "ERR SITE CRAWLLIMIT must be a non-negative integer (0 = none)";
+inline constexpr std::string_view kSiteAndPartition =
+    "ERR POP takes SITE or PARTITION, not both";
+inline constexpr std::string_view kBpopSite =
+    "ERR SITE is for POP only, not BPOP";
 inline constexpr std::string_view kChangedTwice =
     "ERR CHANGED and UNCHANGED exclude each other and may appear once";
 inline constexpr std::string_view kExtendSeconds =

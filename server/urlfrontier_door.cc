@@ -9,6 +9,7 @@
 #include <utility>
 
 #include "server/log.h"
+#include "server/urlfrontier_credentials.h"
 
 namespace frontier {
 namespace {
@@ -112,12 +113,14 @@ StatusOr<std::unique_ptr<UrlFrontierDoor>> UrlFrontierDoor::Start(
   if (!door->inbox_.ok()) {
     return Status::IOError("urlfrontier-port: no eventfd for the loop");
   }
+  auto credentials = UrlFrontierCredentials(config);
+  if (!credentials.ok()) return credentials.status();
   grpc::ServerBuilder builder;
   std::vector<std::unique_ptr<int>> ports;
   for (const std::string& host : config.bind) {
     ports.push_back(std::make_unique<int>(0));
     builder.AddListeningPort(GrpcAddress(host, config.urlfrontier_port),
-                             grpc::InsecureServerCredentials(),
+                             *credentials,
                              ports.back().get());
   }
   urlfrontier::ServiceOptions options;

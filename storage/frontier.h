@@ -100,6 +100,14 @@ class Frontier {
       std::optional<size_t> partition, size_t count, int64_t lease_ms,
       int64_t now_ms) = 0;
 
+  // POP ... SITE site (URL Frontier's GetURLs with a key): PopWithData()
+  // from the one site that `site` names (a host, a domain or a URL, as
+  // SetSiteDelay maps it); nothing while that site is not ready.
+  // InvalidArgument for a bad site (frontier_data.cc).
+  virtual StatusOr<std::vector<PoppedUrl>> PopSite(std::string_view site,
+                                                   size_t count,
+                                                   int64_t lease_ms,
+                                                   int64_t now_ms) = 0;
   // Pop() limited to the sites of partition `partition` (an index in
   // options().partitions; InvalidArgument if out of range). Never looks at
   // another partition's sites.
@@ -186,6 +194,13 @@ class Frontier {
   // Creates the site's record if it has none. Persistent.
   virtual Status SetSiteLimit(std::string_view site, uint64_t max_urls,
                               int64_t now_ms) = 0;
+  // Sets the site's cap on done URLs (limit > 0), or removes it (0): once
+  // the site has `limit` done URLs in the current crawl, none of its URLs
+  // is handed out (its queued ones stay queued; a higher cap, or none,
+  // hands them out again). Creates the site's record if it has none.
+  // Persistent (frontier_limits.cc).
+  virtual Status SetSiteDoneLimit(std::string_view site, uint64_t limit,
+                                  int64_t now_ms) = 0;
   // Removes the site's record and all its URLs (queue entries, leases,
   // retry and recrawl dates, values) and returns how many URLs the site had (0
   // for an unknown site). Once it returns, none of them is handed out,
@@ -200,6 +215,20 @@ class Frontier {
   static constexpr uint64_t kDeleteSiteMaxRecords = 100'000;
   virtual StatusOr<uint64_t> DeleteSite(std::string_view site,
                                         int64_t now_ms) = 0;
+
+  // --- URLs, for operators (frontier_url_scan.cc; docs/commands.md#urls)
+  //
+  // Read-only, SCAN-style: examines up to `count` (>= 1) URL records of
+  // the current crawl in stored order (grouped by host) from `cursor`
+  // ("0" starts) and returns those that pass `filter`, and the cursor to
+  // continue from ("0" when the scan is complete). Every URL present for
+  // the whole scan is returned exactly once; a page may be empty while the
+  // scan goes on. With a site under politeness-scope host only that
+  // host's records are read. The frontier's own robots.txt fetches are
+  // not listed. InvalidArgument for a bad cursor or site.
+  virtual StatusOr<UrlPage> ListUrls(const UrlFilter& filter,
+                                     std::string_view cursor,
+                                     size_t count) = 0;
 
   // --- robots.txt (frontier_robots.cc; docs/robots.md) ---
   //
@@ -234,6 +263,18 @@ class Frontier {
   virtual Status StartScopeRecheck(int64_t now_ms) = 0;
   // Read-only: the re-check's progress.
   virtual ScopeRecheck ScopeRecheckProgress() const = 0;
+
+  // --- The node-wide pause (frontier_limits.cc; URL Frontier's SetActive)
+  //
+  // SetPaused(true) stops every hand-out, in every crawl: Pop(),
+  // PopWithData() and PopPartition() return nothing and HasReady() and
+  // HasReadyIn() say false until SetPaused(false); every other verb works
+  // as usual (URLs are added, confirmed, leases run out). The switch is
+  // stored in the default crawl's meta.db, in a transaction of its own
+  // (an open pass is ended first), so it holds across restarts and
+  // kill -9. Paused() is the switch in force (false on a new frontier).
+  virtual Status SetPaused(bool paused) = 0;
+  virtual bool Paused() const = 0;
 
   // --- Crawls (frontier_crawls.cc; docs/design.md "Crawls") ---
   //

@@ -60,9 +60,24 @@ StatusOr<std::vector<PoppedUrl>> FrontierImpl::PopWithData(
   if (partition && *partition >= sched_.partitions()) {
     return Status::InvalidArgument("unknown partition");
   }
+  return PopPairs(partition, std::nullopt, count, lease_ms, now_ms);
+}
+
+StatusOr<std::vector<PoppedUrl>> FrontierImpl::PopSite(std::string_view site,
+                                                       size_t count,
+                                                       int64_t lease_ms,
+                                                       int64_t now_ms) {
+  StatusOr<NamedSite> named = ResolveSite(site);
+  if (!named.ok()) return named.status();
+  return PopPairs(std::nullopt, named->fp, count, lease_ms, now_ms);
+}
+
+StatusOr<std::vector<PoppedUrl>> FrontierImpl::PopPairs(
+    std::optional<size_t> partition, std::optional<uint64_t> site_fp,
+    size_t count, int64_t lease_ms, int64_t now_ms) {
   std::vector<std::optional<std::string>> data;
   StatusOr<std::vector<std::string>> urls =
-      PopFrom(partition, count, lease_ms, now_ms, &data);
+      PopFrom(partition, count, lease_ms, now_ms, &data, site_fp);
   if (!urls.ok()) return urls.status();
   std::vector<PoppedUrl> popped(urls->size());
   for (size_t i = 0; i < popped.size(); ++i) {

@@ -125,6 +125,17 @@ class FrontierImpl final : public Frontier {
   Status SetSiteLimit(std::string_view site, uint64_t max_urls,
                       int64_t now_ms) override;
   StatusOr<uint64_t> DeleteSite(std::string_view site, int64_t now_ms) override;
+  StatusOr<UrlPage> ListUrls(const UrlFilter& filter, std::string_view cursor,
+                             size_t count) override;  // frontier_url_scan.cc
+  // --- frontier_data.cc ---
+  StatusOr<std::vector<PoppedUrl>> PopSite(std::string_view site, size_t count,
+                                           int64_t lease_ms,
+                                           int64_t now_ms) override;
+  // --- frontier_limits.cc ---
+  Status SetSiteDoneLimit(std::string_view site, uint64_t limit,
+                          int64_t now_ms) override;
+  Status SetPaused(bool paused) override;
+  bool Paused() const override { return paused_; }
   Status BlockSite(std::string_view site, int64_t block_ms,
                    int64_t now_ms) override;  // frontier_blocks.cc
   // --- frontier_scope.cc ---
@@ -292,13 +303,22 @@ class FrontierImpl final : public Frontier {
       const RefContext* given = nullptr);
   // Pops the first ready URL of `partition` (nullopt: of any partition),
   // and appends its value to *data unless data is null.
+  // With `only_site`, from that site only (PopSite), whatever `partition`.
   Status PopOne(DbTxn* t, std::optional<size_t> partition, int64_t lease_ms,
                 int64_t now_ms, std::vector<std::string>* out,
-                std::vector<std::optional<std::string>>* data, bool* popped);
-  // Pop(), PopPartition() and PopWithData() (values in *data unless null).
+                std::vector<std::optional<std::string>>* data, bool* popped,
+                std::optional<uint64_t> only_site = std::nullopt);
+  // PopWithData() and PopSite(): PopFrom() with each URL's value.
+  StatusOr<std::vector<PoppedUrl>> PopPairs(std::optional<size_t> partition,
+                                            std::optional<uint64_t> site_fp,
+                                            size_t count, int64_t lease_ms,
+                                            int64_t now_ms);
+  // Pop(), PopPartition(), PopWithData() and PopSite() (values in *data
+  // unless null).
   StatusOr<std::vector<std::string>> PopFrom(
       std::optional<size_t> partition, size_t count, int64_t lease_ms,
-      int64_t now_ms, std::vector<std::optional<std::string>>* data = nullptr);
+      int64_t now_ms, std::vector<std::optional<std::string>>* data = nullptr,
+      std::optional<uint64_t> site_fp = std::nullopt);
 
   // --- Per-URL values (frontier_data.cc; data.db, docs/design.md) ---
   //
@@ -642,6 +662,8 @@ class FrontierImpl final : public Frontier {
   // Opens the databases of crawl `space` (not current) inside `txn`
   // (nullptr: each in its own transaction).
   Status OpenCrawlDatabases(CrawlSpace* space, DbTxn* txn);
+  // The pause switch from the default crawl's meta.db (at open).
+  Status LoadPaused();
   // The current crawl's counters from its meta.db "stats" (none: zeros).
   Status LoadCrawlCounters();
   // Creates crawl `name` (registry entry and empty databases, one
@@ -668,6 +690,7 @@ class FrontierImpl final : public Frontier {
   uint32_t next_crawl_id_ = 1;
   HostGate gate_;
   bool gate_on_ = false;  // more than one crawl: consult and keep gate_
+  bool paused_ = false;   // SetPaused(): no hand-outs
   // opts_.dir, for SyncLog() on the server's thread (opts_ may be
   // reassigned by UpdateOptions() meanwhile).
   const std::string log_dir_;

@@ -203,6 +203,7 @@ Status FrontierImpl::LoadState() {
   if (s.ok()) s = LoadRechecks();
   if (s.ok()) s = LoadDeleting();
   if (s.ok()) s = LoadScopeRecheck();
+  if (s.ok()) s = LoadPaused();
   return s;
 }
 

@@ -364,7 +364,11 @@ StatusOr<std::optional<QueuePos>> FrontierImpl::QueueHead(DbTxn* t,
 SiteScheduler::Placement FrontierImpl::PlacementOf(
     const SiteRecord& site) const {
   SiteScheduler::Placement p;
-  p.at_lease_cap = AtLeaseCap(site);
+  // A site at its cap on done URLs is held as one at its lease cap: out
+  // of the ready and waiting sites until it is placed again under a new
+  // cap (or after a recrawl lowered its done count).
+  const bool held = AtDoneLimit(site);
+  p.at_lease_cap = AtLeaseCap(site) || held;
   // A blocked site waits for the end of its block like a politeness delay.
   p.next_allowed_ms = std::max(site.next_allowed_ms, site.block_until_ms);
   p.partition = static_cast<uint32_t>(PartitionOf(site));
@@ -373,8 +377,10 @@ SiteScheduler::Placement FrontierImpl::PlacementOf(
   // runs its leases.
   const uint64_t cap = opts_.site_max_leases;
   const uint64_t could_run = site.leases + site.queued;
-  p.slots_ready = cap == 0 ? could_run : std::min(cap, could_run);
   p.slots_other = cap == 0 ? site.leases : std::min(cap, site.leases);
+  p.slots_ready = held       ? p.slots_other
+                  : cap == 0 ? could_run
+                             : std::min(cap, could_run);
   return p;
 }
 

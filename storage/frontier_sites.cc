@@ -53,6 +53,7 @@ StatusOr<std::optional<SiteInfo>> FrontierImpl::GetSiteInfo(
   info.block_until_ms = site.block_until_ms > now_ms ? site.block_until_ms : 0;
   info.backoffs = site.backoffs;
   info.max_urls = UrlCapOf(site);
+  info.done_limit = site.done_limit;
   if (!opts_.partitions.trivial()) {
     info.partition = opts_.partitions.name(PartitionOf(site));
   }
@@ -62,11 +63,13 @@ StatusOr<std::optional<SiteInfo>> FrontierImpl::GetSiteInfo(
 namespace {
 
 // SITE LIST's filter, decided from the record alone (docs/commands.md).
+// A site at its cap on done URLs (`at_done_limit`) is neither ready nor
+// waiting: nothing of it will be handed out until the cap changes.
 bool PassesFilter(SiteFilter filter, const SiteRecord& site, bool at_cap,
-                  int64_t now_ms) {
+                  bool at_done_limit, int64_t now_ms) {
   const bool blocked = site.block_until_ms > now_ms;
-  const bool ready =
-      site.queued > 0 && !blocked && !at_cap && site.next_allowed_ms <= now_ms;
+  const bool ready = site.queued > 0 && !blocked && !at_cap &&
+                     !at_done_limit && site.next_allowed_ms <= now_ms;
   switch (filter) {
     case SiteFilter::kAll:
       return true;
@@ -75,7 +78,7 @@ bool PassesFilter(SiteFilter filter, const SiteRecord& site, bool at_cap,
     case SiteFilter::kReady:
       return ready;
     case SiteFilter::kWaiting:
-      return site.queued > 0 && !blocked && !ready;
+      return site.queued > 0 && !blocked && !ready && !at_done_limit;
   }
   return false;
 }
@@ -109,7 +112,8 @@ StatusOr<SitePage> FrontierImpl::ListSites(SiteFilter filter, uint64_t cursor,
     if (!DecodeSiteRecord(value, &site)) {
       return Status::Corruption("undecodable site record");
     }
-    if (PassesFilter(filter, site, AtLeaseCap(site), now_ms)) {
+    if (PassesFilter(filter, site, AtLeaseCap(site), AtDoneLimit(site),
+                     now_ms)) {
       page.sites.push_back(std::move(site.name));
     }
     s = c.Next(&key, &value);

@@ -119,7 +119,7 @@ bool FrontierImpl::HasReady(int64_t now_ms) {
     (void)TickCrawl(now_ms);
   }
   sched_.Promote(now_ms);
-  return sched_.ready_count() > 0;
+  return !paused_ && sched_.ready_count() > 0;
 }
 
 FrontierStats FrontierImpl::Stats() const {

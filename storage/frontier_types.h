@@ -119,7 +119,24 @@ struct SiteInfo {
   int64_t block_until_ms = 0;   // 0: not blocked
   uint32_t backoffs = 0;
   uint64_t max_urls = 0;  // the URL cap in force; 0 = none
+  uint64_t done_limit = 0;  // the cap on done URLs; 0 = none
   std::string partition;  // its partition's name; empty with no partitions
+};
+
+// URLS's filter (docs/commands.md#urls): which URLs a scan returns.
+struct UrlFilter {
+  // Only the URLs of this site (a host, a domain or a URL, as SITE takes
+  // it); empty: every site.
+  std::string site;
+  // Only the URLs that contain this text; empty: every URL.
+  std::string match;
+  bool ignore_case = false;  // `match` compared without ASCII case
+};
+
+// One page of URLS. `next_cursor` "0" means the scan is complete.
+struct UrlPage {
+  std::string next_cursor = "0";
+  std::vector<std::string> urls;
 };
 
 // SITE LIST's filter (docs/commands.md#site-list).

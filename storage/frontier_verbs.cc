@@ -216,7 +216,7 @@ Status FrontierImpl::PopOne(DbTxn* t, std::optional<size_t> partition,
                             int64_t lease_ms, int64_t now_ms,
                             std::vector<std::string>* out,
                             std::vector<std::optional<std::string>>* data,
-                            bool* popped) {
+                            bool* popped, std::optional<uint64_t> only_site) {
   *popped = false;
   std::optional<std::pair<uint64_t, QueuePos>> first;
   SiteRecord site;
@@ -229,7 +229,9 @@ Status FrontierImpl::PopOne(DbTxn* t, std::optional<size_t> partition,
   for (int turn = 0;; ++turn) {
     if (turn == kMaxHeldHeads) return Status::OK();
     sched_.Promote(now_ms);
-    first = partition ? sched_.FirstReadyIn(*partition) : sched_.FirstReady();
+    first = only_site   ? sched_.ReadyHead(*only_site)
+            : partition ? sched_.FirstReadyIn(*partition)
+                        : sched_.FirstReady();
     if (!first) return Status::OK();
     s = LoadSite(t, first->first, &site);
     if (!s.ok()) return s;
@@ -292,15 +294,19 @@ StatusOr<std::vector<std::string>> FrontierImpl::Pop(size_t count,
 
 StatusOr<std::vector<std::string>> FrontierImpl::PopFrom(
     std::optional<size_t> partition, size_t count, int64_t lease_ms,
-    int64_t now_ms, std::vector<std::optional<std::string>>* data) {
+    int64_t now_ms, std::vector<std::optional<std::string>>* data,
+    std::optional<uint64_t> site_fp) {
   // A site just elected master must not answer from a replica's memory.
   if (Status p = CatchUpPromotion(); !p.ok()) return p;
   StatusOr<TickResult> tick = TickCrawl(now_ms);  // this crawl's timers
   if (!tick.ok()) return tick.status();
   std::vector<std::string> urls;
+  if (paused_) return urls;  // SetPaused(): nothing is handed out
   sched_.Promote(now_ms);
   const size_t ready =
-      partition ? sched_.ready_count_in(*partition) : sched_.ready_count();
+      site_fp     ? (sched_.ReadyHead(*site_fp) ? 1 : 0)
+      : partition ? sched_.ready_count_in(*partition)
+                  : sched_.ready_count();
   if (count == 0 || ready == 0) return urls;
   if (lease_ms <= 0) lease_ms = opts_.lease_timeout_ms;
   Status s = RunWrite([&](DbTxn* t) {
@@ -308,7 +314,8 @@ StatusOr<std::vector<std::string>> FrontierImpl::PopFrom(
     if (data != nullptr) data->clear();
     for (size_t i = 0; i < count; ++i) {
       bool popped = false;
-      Status ps = PopOne(t, partition, lease_ms, now_ms, &urls, data, &popped);
+      Status ps =
+          PopOne(t, partition, lease_ms, now_ms, &urls, data, &popped, site_fp);
       if (!ps.ok()) return ps;
       if (!popped) break;
     }

@@ -221,7 +221,8 @@ enum SiteField : uint64_t {
   kSiteAdaptiveDelay = 1u << 5,
   kSiteExcluded = 1u << 6,  // URLs excluded by robots.txt
   kSiteHead = 1u << 7,      // the first queue key
-  kSiteKnownFields = (1u << 8) - 1,
+  kSiteDoneLimit = 1u << 8,  // SITE CRAWLLIMIT
+  kSiteKnownFields = (1u << 9) - 1,
 };
 
 uint64_t SiteFieldMask(const SiteRecord& r) {
@@ -234,6 +235,7 @@ uint64_t SiteFieldMask(const SiteRecord& r) {
   if (r.adaptive_delay_ms >= 0) mask |= kSiteAdaptiveDelay;
   if (r.excluded != 0) mask |= kSiteExcluded;
   if (r.head) mask |= kSiteHead;
+  if (r.done_limit != 0) mask |= kSiteDoneLimit;
   return mask;
 }
 
@@ -283,6 +285,7 @@ void EncodeSiteRecord(const SiteRecord& r, std::string* out) {
     PutU64(out, r.head->url.url_fp);
     PutU64(out, r.head->url.host_fp);
   }
+  if (mask & kSiteDoneLimit) PutVarint(out, r.done_limit);
   out->append(r.name);
 }
 
@@ -330,6 +333,7 @@ bool DecodeSiteRecord(std::string_view in, SiteRecord* r) {
     }
     r->head = head;
   }
+  if ((mask & kSiteDoneLimit) && !GetVarint(&in, &r->done_limit)) return false;
   r->name.assign(in.data(), in.size());
   return true;
 }

@@ -160,7 +160,14 @@ struct SiteRecord {
   // records of earlier versions, whose heads the start reads from Q. Only
   // the start reads it: in memory the scheduler's head is the one used.
   std::optional<QueuePos> head;
+  // Bit 8: the cap on done URLs (SITE CRAWLLIMIT, URL Frontier's
+  // SetCrawlLimit); 0 = none. At it, nothing more of the site is handed out.
+  uint64_t done_limit = 0;
 };
+// Whether the site has reached its cap on done URLs (done_limit).
+inline bool AtDoneLimit(const SiteRecord& r) {
+  return r.done_limit != 0 && r.done >= r.done_limit;
+}
 std::string EncodeSiteRecord(const SiteRecord& r);
 void EncodeSiteRecord(const SiteRecord& r, std::string* out);
 bool DecodeSiteRecord(std::string_view in, SiteRecord* r);

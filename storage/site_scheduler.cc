@@ -335,6 +335,15 @@ std::optional<std::pair<uint64_t, QueuePos>> SiteScheduler::FirstReadyIn(
   return std::make_pair(s.site_fp, s.head());
 }
 
+std::optional<std::pair<uint64_t, QueuePos>> SiteScheduler::ReadyHead(
+    uint64_t site_fp) const {
+  const uint32_t slot = Find(site_fp);
+  if (slot == kNone || slots_[slot].where() != Where::kReady) {
+    return std::nullopt;
+  }
+  return std::make_pair(site_fp, slots_[slot].head());
+}
+
 std::optional<QueuePos> SiteScheduler::HeadOf(uint64_t site_fp) const {
   const uint32_t slot = Find(site_fp);
   if (slot == kNone || slots_[slot].where() == Where::kIdle) {

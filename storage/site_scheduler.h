@@ -73,6 +73,11 @@ class SiteScheduler {
   std::optional<std::pair<uint64_t, QueuePos>> FirstReadyIn(
       size_t partition) const;
 
+  // FirstReady() for one site: the site with its head if it is ready, else
+  // nullopt.
+  std::optional<std::pair<uint64_t, QueuePos>> ReadyHead(
+      uint64_t site_fp) const;
+
   // The tracked head of `site_fp`, or nullopt if it has nothing queued.
   std::optional<QueuePos> HeadOf(uint64_t site_fp) const;
 

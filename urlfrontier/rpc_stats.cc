@@ -7,7 +7,8 @@ std::string_view RpcName(Rpc rpc) {
       "ListNodes",    "ListCrawls",      "DeleteCrawl",   "ListQueues",
       "GetURLs",      "PutURLs",         "PutDiscovered", "GetStats",
       "DeleteQueue",  "BlockQueueUntil", "SetDelay",      "SetLogLevel",
-      "GetURLStatus", "CountURLs"};
+      "GetURLStatus", "CountURLs",       "SetActive",     "GetActive",
+      "SetCrawlLimit", "ListURLs",       "PurgeURLs"};
   return kNames[static_cast<size_t>(rpc)];
 }
 

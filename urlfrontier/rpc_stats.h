@@ -29,8 +29,13 @@ enum class Rpc : size_t {
   kSetLogLevel,
   kGetURLStatus,
   kCountURLs,
+  kSetActive,
+  kGetActive,
+  kSetCrawlLimit,
+  kListURLs,
+  kPurgeURLs,
 };
-inline constexpr size_t kRpcCount = static_cast<size_t>(Rpc::kCountURLs) + 1;
+inline constexpr size_t kRpcCount = static_cast<size_t>(Rpc::kPurgeURLs) + 1;
 
 // The rpc's name as the proto spells it ("PutURLs").
 std::string_view RpcName(Rpc rpc);

@@ -6,6 +6,7 @@
 #include <utility>
 
 #include "urlfrontier/convert.h"
+#include "urlfrontier/url_scan.h"
 
 namespace frontier::urlfrontier {
 namespace {
@@ -40,10 +41,6 @@ uint64_t UrlCount(const RespValue& info) {
     }
   }
   return total;
-}
-
-grpc::Status NotBuilt(const char* what) {
-  return grpc::Status(grpc::StatusCode::UNIMPLEMENTED, what);
 }
 
 }  // namespace
@@ -239,11 +236,27 @@ Service::Unary* Service::GetURLStatus(
 Service::Unary* Service::CountURLs(Ctx* ctx,
                                    const ::urlfrontier::CountUrlParams* request,
                                    ::urlfrontier::Long* reply) {
-  if (request->has_filter()) {
-    return Answer(ctx, Rpc::kCountURLs,
-                  NotBuilt("CountURLs with a filter is not built"));
-  }
   const std::string crawl = CrawlName(request->crawlid());
+  if (!request->filter().empty()) {
+    // The URLs that contain the filter: counted by a scan, in slices.
+    Unary* reactor = ctx->DefaultReactor();
+    RpcStats* stats = options_.stats;
+    stats->Started(Rpc::kCountURLs);
+    auto count = std::make_shared<uint64_t>(0);
+    UrlScan::Start(
+        OpenCaller(ctx),
+        {crawl, request->key(), request->filter(), request->ignorecase()},
+        [count](std::vector<std::string>& urls) {
+          *count += urls.size();
+          return true;
+        },
+        [reactor, reply, count, stats](const grpc::Status& status) {
+          if (status.ok()) reply->set_value(*count);
+          stats->Ended(Rpc::kCountURLs, status.ok());
+          reactor->Finish(status);
+        });
+    return reactor;
+  }
   Commands commands;
   if (request->key().empty()) {
     commands = {{"CRAWL", "INFO", crawl}};
@@ -257,6 +270,36 @@ Service::Unary* Service::CountURLs(Ctx* ctx,
                     reply->set_value(UrlCount(replies.back()));
                     return grpc::Status::OK;
                   });
+}
+
+Service::Unary* Service::SetActive(Ctx* ctx,
+                                   const ::urlfrontier::Active* request,
+                                   ::urlfrontier::Empty*) {
+  // One switch for the node, every crawl, RESP's POP included.
+  return RunUnary(
+      ctx, Rpc::kSetActive, {{"PAUSE", request->state() ? "OFF" : "ON"}},
+      [](std::vector<RespValue>& replies) { return FirstError(replies); });
+}
+
+Service::Unary* Service::GetActive(Ctx* ctx, const ::urlfrontier::Local*,
+                                   ::urlfrontier::Boolean* reply) {
+  return RunUnary(ctx, Rpc::kGetActive, {{"PAUSE", "STATUS"}},
+                  [reply](std::vector<RespValue>& replies) {
+                    grpc::Status s = FirstError(replies);
+                    if (!s.ok()) return s;
+                    reply->set_state(replies[0].AsInt().value_or(0) == 0);
+                    return grpc::Status::OK;
+                  });
+}
+
+Service::Unary* Service::SetCrawlLimit(
+    Ctx* ctx, const ::urlfrontier::CrawlLimitParams* request,
+    ::urlfrontier::Empty*) {
+  return RunUnary(
+      ctx, Rpc::kSetCrawlLimit,
+      {{"CRAWL", CrawlName(request->crawlid())},
+       {"SITE", "CRAWLLIMIT", request->key(), std::to_string(request->limit())}},
+      [](std::vector<RespValue>& replies) { return FirstError(replies); });
 }
 
 }  // namespace frontier::urlfrontier

@@ -63,9 +63,17 @@ class Service final : public ::urlfrontier::URLFrontier::CallbackService {
                     ::urlfrontier::QueueList* reply) override;
   Unary* CountURLs(Ctx* ctx, const ::urlfrontier::CountUrlParams* request,
                    ::urlfrontier::Long* reply) override;
+  Unary* SetActive(Ctx* ctx, const ::urlfrontier::Active* request,
+                   ::urlfrontier::Empty* reply) override;
+  Unary* GetActive(Ctx* ctx, const ::urlfrontier::Local* request,
+                   ::urlfrontier::Boolean* reply) override;
+  Unary* SetCrawlLimit(Ctx* ctx, const ::urlfrontier::CrawlLimitParams* request,
+                       ::urlfrontier::Empty* reply) override;
 
   grpc::ServerWriteReactor<::urlfrontier::URLInfo>* GetURLs(
       Ctx* ctx, const ::urlfrontier::GetParams* request) override;
+  grpc::ServerWriteReactor<::urlfrontier::URLItem>* ListURLs(
+      Ctx* ctx, const ::urlfrontier::ListUrlParams* request) override;
   grpc::ServerBidiReactor<::urlfrontier::URLItem, ::urlfrontier::AckMessage>*
   PutURLs(Ctx* ctx) override;
   grpc::ServerBidiReactor<::urlfrontier::DiscoveredBatch,

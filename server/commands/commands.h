@@ -23,6 +23,7 @@
 
 #include <array>
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -67,8 +68,16 @@ void Stats(CommandContext& ctx);
 void Robots(CommandContext& ctx);
 // scope_commands.cc
 void Scope(CommandContext& ctx);
+// pause_commands.cc
+void Pause(CommandContext& ctx);
+// url_commands.cc
+void Urls(CommandContext& ctx);
 
 void Site(CommandContext& ctx);
+// COUNT n (POP, SITE LIST, URLS): an integer >= 1 into *count; true
+// without a value (the caller's default stays). False: the caller replies
+// errors::kNotInteger (frontier_commands.cc).
+bool ParseCount(std::optional<std::string_view> text, size_t* count);
 // DELAY and SITE DELAY: sets `site`'s delay to `secs` seconds (negative:
 // back to the default) and replies +OK, or the error.
 void SetDelay(CommandContext& ctx, std::string_view site,

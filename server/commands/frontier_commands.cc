@@ -11,11 +11,10 @@
 #include "server/errors.h"
 #include "server/partitions.h"
 #include "server/reply.h"
+#include "urlfrontier/rpc_stats.h"
 
 namespace frontier::commands {
-namespace {
 
-// COUNT n: an integer >= 1.
 bool ParseCount(std::optional<std::string_view> text, size_t* count) {
   if (!text) return true;
   std::optional<int64_t> n = ParseInt64(*text);
@@ -23,6 +22,8 @@ bool ParseCount(std::optional<std::string_view> text, size_t* count) {
   *count = static_cast<size_t>(*n);
   return true;
 }
+
+namespace {
 
 // LEASE secs: a positive number of seconds.
 bool ParseLease(std::optional<std::string_view> text, int64_t* lease_ms) {
@@ -62,12 +63,13 @@ void ReplyOptionError(ReplyWriter& reply, const OptionError& e) {
 
 // POP's and BPOP's options after BPOP's timeout.
 struct PopArgs {
-  std::array<std::optional<std::string_view>, 3> values;  // kPopNames
+  std::array<std::optional<std::string_view>, 4> values;  // kPopNames
   bool with_data = false;
   bool any_shard = false;  // ANYSHARD: other shards when this one has none
 };
-constexpr std::array<std::string_view, 3> kPopNames = {"COUNT", "LEASE",
-                                                       "PARTITION"};
+// SITE: POP only (URL Frontier's GetURLs with a key).
+constexpr std::array<std::string_view, 4> kPopNames = {"COUNT", "LEASE",
+                                                       "PARTITION", "SITE"};
 constexpr std::array<std::string_view, 2> kPopFlags = {"WITHDATA",
                                                        "ANYSHARD"};
 
@@ -221,7 +223,8 @@ void ReplyAddOutcome(ReplyWriter& reply, const StatusOr<AddOutcome>& one) {
   }
 }
 
-// POP [COUNT n] [LEASE secs] [PARTITION name] [WITHDATA] [ANYSHARD]
+// POP [COUNT n] [LEASE secs] [PARTITION name | SITE site] [WITHDATA]
+//     [ANYSHARD]
 void Pop(CommandContext& ctx) {
   PopArgs args;
   if (!ParsePopArgs(ctx, ctx.argv.subspan(1), &args)) return;
@@ -237,8 +240,15 @@ void Pop(CommandContext& ctx) {
     return;
   }
   if (!CheckPartition(ctx, values[2])) return;
-  auto urls = PopFromPartition(ctx.frontier, values[2].value_or(""), count,
-                               lease_ms, ctx.now_ms, args.with_data);
+  if (values[2] && values[3]) {
+    ctx.reply.Error(errors::kSiteAndPartition);
+    return;
+  }
+  auto urls = values[3] ? ctx.frontier.PopSite(*values[3], count, lease_ms,
+                                               ctx.now_ms)
+                        : PopFromPartition(ctx.frontier, values[2].value_or(""),
+                                           count, lease_ms, ctx.now_ms,
+                                           args.with_data);
   if (!urls.ok()) {
     ReplyStatus(ctx.reply, urls.status());
     return;
@@ -262,6 +272,10 @@ void BPop(CommandContext& ctx) {
   PopArgs args;
   if (!ParsePopArgs(ctx, ctx.argv.subspan(2), &args)) return;
   const auto& values = args.values;
+  if (values[3]) {
+    ctx.reply.Error(errors::kBpopSite);
+    return;
+  }
   BlockRequest request;
   request.with_count = values[0].has_value();
   request.with_data = args.with_data;
@@ -486,10 +500,26 @@ void Stats(CommandContext& ctx) {
     return;
   }
   StatsFields fields = FrontierStatsFields(ctx.frontier.Stats());
-  ctx.reply.Array(2 * fields.size());
+  // With a urlfrontier-port, the gRPC door's calls, errors and open calls
+  // per rpc (the node's, whatever the crawl), as INFO urlfrontier has them.
+  const urlfrontier::RpcStats* rpcs = ctx.stats.urlfrontier;
+  const size_t rpc_fields = rpcs == nullptr ? 0 : 3 * urlfrontier::kRpcCount;
+  ctx.reply.Array(2 * (fields.size() + rpc_fields));
   for (const auto& [name, value] : fields) {
     ctx.reply.Bulk(name);
     ctx.reply.Int(static_cast<int64_t>(value));
+  }
+  for (size_t i = 0; rpcs != nullptr && i < urlfrontier::kRpcCount; ++i) {
+    const auto rpc = static_cast<urlfrontier::Rpc>(i);
+    const urlfrontier::RpcStats::Counts c = rpcs->Read(rpc);
+    const std::string prefix =
+        "urlfrontier_" + std::string(urlfrontier::RpcName(rpc));
+    for (const auto& [suffix, value] : {std::pair{"_calls", c.calls},
+                                        std::pair{"_errors", c.errors},
+                                        std::pair{"_open", c.open}}) {
+      ctx.reply.Bulk(prefix + suffix);
+      ctx.reply.Int(static_cast<int64_t>(value));
+    }
   }
 }
 

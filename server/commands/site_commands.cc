@@ -1,8 +1,8 @@
-// SITE INFO|LIST|TOP|DELAY|LIMIT|DELETE|BLOCK|HELP: one site's state and the
+// SITE INFO|LIST|TOP|DELAY|LIMIT|CRAWLLIMIT|DELETE|BLOCK|HELP: one site's state and the
 // operators' controls over it (docs/commands.md#site), and DELAY, which is
 // SITE DELAY's older name. Each subcommand is a function of its own; the
 // command table gives the admin role to the subcommands that change a
-// site (DELAY, LIMIT, DELETE, BLOCK).
+// site (DELAY, LIMIT, CRAWLLIMIT, DELETE, BLOCK).
 #include <array>
 #include <optional>
 #include <span>
@@ -30,6 +30,9 @@ constexpr std::string_view kSiteHelp[] = {
     "    Set the site's politeness delay (negative: the default).",
     "LIMIT <site> <n>",
     "    Cap the site's URLs at <n> (0: site-max-urls).",
+    "CRAWLLIMIT <site> <n>",
+    "    Hand out nothing more of the site once <n> of its URLs are done (0: "
+    "no cap).",
     "DELETE <site>",
     "    Remove the site and all its URLs; return how many were removed.",
     "BLOCK <site> <seconds>",
@@ -67,6 +70,7 @@ void SiteInfoCommand(CommandContext& ctx) {
       {"blocked-until", FormatUnixTime(s.block_until_ms)},
       {"backoffs", std::to_string(s.backoffs)},
       {"max-urls", std::to_string(s.max_urls)},
+      {"crawl-limit", std::to_string(s.done_limit)},
       {"partition", s.partition},
   };
   // `partition` only where partitions are configured (issue 9).
@@ -116,17 +120,12 @@ void SiteListCommand(CommandContext& ctx) {
     ctx.reply.Error(errors::kInvalidCursor);
     return;
   }
-  int64_t count = 10;
-  if (values[1]) {
-    std::optional<int64_t> n = ParseInt64(*values[1]);
-    if (!n || *n < 1) {
-      ctx.reply.Error(errors::kNotInteger);
-      return;
-    }
-    count = *n;
+  size_t count = 10;
+  if (!ParseCount(values[1], &count)) {
+    ctx.reply.Error(errors::kNotInteger);
+    return;
   }
-  auto page = ctx.frontier.ListSites(filter, *cursor,
-                                     static_cast<size_t>(count), ctx.now_ms);
+  auto page = ctx.frontier.ListSites(filter, *cursor, count, ctx.now_ms);
   if (!page.ok()) {
     ReplyStatus(ctx.reply, page.status());
     return;
@@ -165,15 +164,26 @@ void SiteDelayCommand(CommandContext& ctx) {
   SetDelay(ctx, ctx.argv[2], ctx.argv[3]);
 }
 
-// SITE LIMIT site n
-void SiteLimitCommand(CommandContext& ctx) {
+// SITE LIMIT and CRAWLLIMIT site n: `set` with n >= 0, else `error`.
+void SetSiteCap(CommandContext& ctx, std::string_view error,
+                Status (Frontier::*set)(std::string_view, uint64_t, int64_t)) {
   std::optional<int64_t> n = ParseInt64(ctx.argv[3]);
   if (!n || *n < 0) {
-    ctx.reply.Error(errors::kSiteLimit);
+    ctx.reply.Error(error);
     return;
   }
-  ReplyOkOr(ctx.reply, ctx.frontier.SetSiteLimit(
+  ReplyOkOr(ctx.reply, (ctx.frontier.*set)(
                            ctx.argv[2], static_cast<uint64_t>(*n), ctx.now_ms));
+}
+
+// SITE LIMIT site n
+void SiteLimitCommand(CommandContext& ctx) {
+  SetSiteCap(ctx, errors::kSiteLimit, &Frontier::SetSiteLimit);
+}
+
+// SITE CRAWLLIMIT site n
+void SiteCrawlLimitCommand(CommandContext& ctx) {
+  SetSiteCap(ctx, errors::kSiteCrawlLimit, &Frontier::SetSiteDoneLimit);
 }
 
 // SITE DELETE site
@@ -216,6 +226,7 @@ constexpr SiteSubcommand kSubcommands[] = {
     {"top", "site|top", 2, 3, SiteTopCommand},
     {"delay", "site|delay", 4, 4, SiteDelayCommand},
     {"limit", "site|limit", 4, 4, SiteLimitCommand},
+    {"crawllimit", "site|crawllimit", 4, 4, SiteCrawlLimitCommand},
     {"delete", "site|delete", 3, 3, SiteDeleteCommand},
     {"block", "site|block", 4, 4, SiteBlockCommand},
     {"help", "site|help", 2, 2, SiteHelpCommand},

@@ -58,7 +58,9 @@ def field_map(reply):
     return {reply[i].decode(): reply[i + 1] for i in range(0, len(reply), 2)}
 
 
-class UrlFrontierTest(unittest.TestCase):
+class UrlFrontierCase(unittest.TestCase):
+    """A frontierd with its gRPC door per test (urlfrontier_more_test.py
+    builds on it too); no tests of its own."""
 
     def setUp(self):
         self.data = tempfile.mkdtemp(prefix="frontierd-data-")
@@ -90,6 +92,8 @@ class UrlFrontierTest(unittest.TestCase):
         params.setdefault("max_queues", 100)
         return list(self.stub.GetURLs(pb.GetParams(**params), timeout=20))
 
+
+class UrlFrontierTest(UrlFrontierCase):
     # --- PutURLs, GetURLs -------------------------------------------------
 
     def test_put_then_get_hands_each_url_out_once(self):
@@ -348,10 +352,15 @@ class UrlFrontierTest(unittest.TestCase):
         self.assertEqual([u.url for u in self.get(crawlID="other")],
                          ["https://example.net/b"])
 
-    def test_unbuilt_rpcs_answer_unimplemented(self):
+    def test_unknown_methods_answer_unimplemented(self):
         self.start()
+        channel = grpc.insecure_channel(f"127.0.0.1:{self.grpc_port}")
+        self.addCleanup(channel.close)
+        call = channel.unary_unary("/urlfrontier.URLFrontier/NoSuchRpc",
+                                   request_serializer=lambda m: b"",
+                                   response_deserializer=lambda b: b)
         with self.assertRaises(grpc.RpcError) as caught:
-            self.stub.GetActive(pb.Local(), timeout=10)
+            call(None, timeout=10)
         self.assertEqual(caught.exception.code(),
                          grpc.StatusCode.UNIMPLEMENTED)
 
@@ -375,6 +384,14 @@ class UrlFrontierTest(unittest.TestCase):
                          {"calls": 1, "errors": 0, "open": 0})
         self.assertEqual(info["rpc_GetStats"],
                          {"calls": 1, "errors": 1, "open": 0})
+        # STATS has them too, per rpc.
+        stats = field_map(self.resp.execute_command("STATS"))
+        self.assertEqual(
+            [stats["urlfrontier_PutURLs_" + k] for k in ("calls", "errors",
+                                                          "open")],
+            [2, 0, 1])
+        self.assertEqual(stats["urlfrontier_GetStats_errors"], 1)
+        self.assertEqual(stats["urlfrontier_ListURLs_calls"], 0)
         items.put(None)  # the client half-closes: the stream ends
         self.assertEqual(list(call), [])
         deadline = time.monotonic() + 5

@@ -62,7 +62,8 @@ TEST_F(SiteCommandsTest, InfoShowsTheSiteState) {
   EXPECT_EQ(names, (std::vector<std::string>{
                        "site", "queued", "leased", "done", "scheduled", "dead",
                        "excluded", "delay", "delay-source", "next",
-                       "blocked-until", "backoffs", "max-urls"}));
+                       "blocked-until", "backoffs", "max-urls",
+                       "crawl-limit"}));
   auto info = FieldMap(r);
   EXPECT_EQ(info["site"], "a.com");
   EXPECT_EQ(info["queued"], popped.str == "http://a.com/4" ? "2" : "1");

@@ -190,6 +190,7 @@ TEST(RecordsTest, SitePolicyFieldsRoundTripAndCostNothingWhenUnset) {
   s.robots_delay_ms = 10'000;
   s.adaptive_delay_ms = 0;  // 0 is a value, not "none"
   s.excluded = 4;
+  s.done_limit = 250;
   SiteRecord back;
   ASSERT_TRUE(DecodeSiteRecord(EncodeSiteRecord(s), &back));
   EXPECT_EQ(back.delay_ms, 2500);
@@ -199,6 +200,7 @@ TEST(RecordsTest, SitePolicyFieldsRoundTripAndCostNothingWhenUnset) {
   EXPECT_EQ(back.robots_delay_ms, 10'000);
   EXPECT_EQ(back.adaptive_delay_ms, 0);
   EXPECT_EQ(back.excluded, 4u);
+  EXPECT_EQ(back.done_limit, 250u);
   EXPECT_EQ(back.name, "example.com");
   EXPECT_EQ(back.urls, 3u);
   // Unset fields take no bytes beyond the mask: version + mask + 7 counts.
@@ -209,6 +211,7 @@ TEST(RecordsTest, SitePolicyFieldsRoundTripAndCostNothingWhenUnset) {
   EXPECT_EQ(back.robots_delay_ms, -1);
   EXPECT_EQ(back.adaptive_delay_ms, -1);
   EXPECT_EQ(back.excluded, 0u);
+  EXPECT_EQ(back.done_limit, 0u);
 }
 
 TEST(RecordsTest, SiteHeadRoundTripsAndAbsentMeansNotStored) {
