@@ -15,7 +15,9 @@ import os
 import shutil
 import signal
 import subprocess
+import re
 import sys
+import tempfile
 import time
 import unittest
 import urllib.request
@@ -54,6 +56,32 @@ r.call("ADD", "http://ioredis.example/").then(async (added) => {
   r.disconnect();
 }, (e) => { console.error(String(e)); process.exit(1); });
 """
+
+
+def dashboard_rows(http_port, table):
+    """The rows (lists of cell texts) of the dashboard's table `table` as
+    headless Chromium renders the page, or None without Chromium."""
+    chromium = shutil.which("chromium") or shutil.which("chromium-browser")
+    if chromium is None:
+        return None
+    profile = tempfile.mkdtemp(prefix="frontierd-chromium-")
+    try:
+        page = subprocess.run(
+            [chromium, "--headless", "--no-sandbox", "--disable-gpu",
+             "--disable-dev-shm-usage", "--no-first-run",
+             f"--user-data-dir={profile}", "--virtual-time-budget=3000",
+             "--dump-dom", f"http://127.0.0.1:{http_port}/"],
+            capture_output=True, text=True, timeout=90)
+    finally:
+        shutil.rmtree(profile, ignore_errors=True)
+    if page.returncode != 0:
+        raise AssertionError(page.stderr)
+    body = re.search(f'<table id="{table}">.*?<tbody>(.*?)</tbody>',
+                     page.stdout, re.S)
+    if body is None:
+        raise AssertionError(page.stdout[:2000])
+    return [re.findall(r"<td[^>]*>([^<]*)</td>", row)
+            for row in re.findall(r"<tr>(.*?)</tr>", body.group(1), re.S)]
 
 
 class SentinelDiscoveryTest(unittest.TestCase):
@@ -140,6 +168,26 @@ class SentinelDiscoveryTest(unittest.TestCase):
                     f'frontierd_replication_peer_up{{peer="{addr}",'
                     f'client="127.0.0.1:{site.port}",role="replica"}} 1',
                     lines)
+            # So do /api/stats and the dashboard's "Replication group".
+            with urllib.request.urlopen(
+                    f"http://127.0.0.1:{http_port}/api/stats",
+                    timeout=10) as page:
+                api = json.loads(page.read())["replication"]
+            clients = [f"127.0.0.1:{s.port}" for s in g.sites]
+            expected = sorted(
+                [[g.addrs[0], "master", "this site", clients[0]]] +
+                [[a, "replica", "up", c] for a, c in zip(g.addrs[1:],
+                                                         clients[1:])])
+            self.assertEqual((api["role"], api["group_sites"]),
+                             ("master", 3))
+            self.assertEqual(sorted(
+                [x["site"], x["role"], "this site" if x["self"] else
+                 x["link"], x["client"]] for x in api["sites"]), expected)
+            rows = dashboard_rows(http_port, "replication")
+            if rows is not None:
+                self.assertEqual(sorted(rows), expected)
+            elif os.environ.get("CI"):
+                self.fail("chromium is needed in CI")
             promtool = shutil.which("promtool")
             if promtool:
                 check = subprocess.run([promtool, "check", "metrics"],
