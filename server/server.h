@@ -137,6 +137,9 @@ class Server : private ConnectionEvents,
   // to it if missing or changed.
   void SyncGroupDirectory();
   std::string ClientAddressOf(std::string_view repl) const override;
+  // Between passes: reopens the database handles after a replication
+  // rollback (Frontier::ReopenDeadHandles), and logs it.
+  void ReopenDeadHandles();
   // A replica: tells the master its client address (ReplicaAnnouncer)
   // every kAnnounceIntervalMs while the directory does not name it so.
   void AnnounceToMaster();
@@ -322,6 +325,10 @@ class Server : private ConnectionEvents,
   // A replica's announcements to its master, and when it last sent one.
   std::unique_ptr<ReplicaAnnouncer> announcer_;
   int64_t last_announce_ms_ = 0;
+  // ReopenDeadHandles: failing since the last success (logged once), and
+  // when it was last tried.
+  bool handles_reopen_failing_ = false;
+  int64_t last_reopen_try_ms_ = 0;
   // The master: client addresses its replicas announced, by repl address,
   // until the sites leave the group.
   std::map<std::string, std::string, std::less<>> announced_;

@@ -17,6 +17,8 @@ constexpr int64_t kDirectoryIntervalMs = 1000;
 // How often a replica the directory does not name (or misnames) tells the
 // master its client address, and how long it waits for the answer.
 constexpr int64_t kAnnounceIntervalMs = 2000;
+// While reopening the handles after a rollback fails: how often it is tried.
+constexpr int64_t kReopenRetryMs = 200;
 
 // The credentials a replica's announcement logs in with, as cluster
 // forwarding's: cluster-auth-user/-pass, else requirepass.
@@ -136,6 +138,32 @@ Status Server::NoteReplicaAddress(std::string_view repl,
   }
   announced_.insert_or_assign(std::string(repl), std::string(client));
   return Status::OK();  // saved by the next SyncGroupDirectory
+}
+
+void Server::ReopenDeadHandles() {
+  // While it fails (the site still syncing, say), a try every
+  // kReopenRetryMs, not every pass.
+  const int64_t now = handles_reopen_failing_ ? NowMs() : 0;
+  if (handles_reopen_failing_ && now - last_reopen_try_ms_ < kReopenRetryMs) {
+    return;
+  }
+  last_reopen_try_ms_ = now;
+  StatusOr<bool> reopened = frontier_.ReopenDeadHandles();
+  if (!reopened.ok()) {
+    if (!handles_reopen_failing_) {
+      Log(LogLevel::kWarning,
+          "Replication: reopening the database handles after a rollback "
+          "failed (%s); trying again",
+          reopened.status().ToString().c_str());
+    }
+    handles_reopen_failing_ = true;
+  } else if (*reopened) {
+    handles_reopen_failing_ = false;
+    Log(LogLevel::kNotice,
+        "Replication: Berkeley DB rolled back writes the group had not "
+        "acknowledged; the database handles were reopened and the "
+        "in-memory state rebuilt from the data");
+  }
 }
 
 std::string Server::ClientAddressOf(std::string_view repl) const {
