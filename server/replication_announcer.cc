@@ -1,16 +1,8 @@
 #include "server/replication_announcer.h"
 
-#include <hiredis/async.h>
-#include <hiredis/hiredis.h>
-// The adapter is C written for C compilers: quiet its warnings here.
-#pragma GCC diagnostic push
-#pragma GCC diagnostic ignored "-Wpedantic"
-#pragma GCC diagnostic ignored "-Wshadow"
-#include <hiredis/adapters/libevent.h>
-#pragma GCC diagnostic pop
-
 #include <vector>
 
+#include "server/hiredis_libevent.h"
 #include "server/log.h"
 #include "server/replication_config.h"
 

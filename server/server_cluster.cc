@@ -5,6 +5,7 @@
 // which waits for it unread, so its replies keep their order. Part of the
 // Server class.
 #include "server/args.h"
+#include "server/auth.h"
 #include "server/cluster_route.h"
 #include "server/errors.h"
 #include "server/log.h"
@@ -18,12 +19,9 @@ ClusterForwarder::Options ForwardOptions(const Config& config) {
   ClusterForwarder::Options options;
   options.timeout_ms = config.cluster_forward_timeout_ms;
   options.max_bytes = config.cluster_forward_max_bytes;
-  if (!config.cluster_auth_pass.empty()) {
-    options.user = config.cluster_auth_user;
-    options.pass = config.cluster_auth_pass;
-  } else {
-    options.pass = config.requirepass;
-  }
+  InternalLogin login = InternalCredentials(config);
+  options.user = std::move(login.user);
+  options.pass = std::move(login.pass);
   return options;
 }
 

@@ -2,6 +2,7 @@
 // Manager's events, handled on the loop thread. Part of the Server class.
 #include <algorithm>
 
+#include "server/auth.h"
 #include "server/clock.h"
 #include "server/log.h"
 #include "server/replication_config.h"
@@ -20,17 +21,13 @@ constexpr int64_t kAnnounceIntervalMs = 2000;
 // While reopening the handles after a rollback fails: how often it is tried.
 constexpr int64_t kReopenRetryMs = 200;
 
-// The credentials a replica's announcement logs in with, as cluster
-// forwarding's: cluster-auth-user/-pass, else requirepass.
+// A replica's announcement logs in as cluster forwarding does.
 ReplicaAnnouncer::Options AnnounceOptions(const Config& config) {
   ReplicaAnnouncer::Options options;
   options.timeout_ms = kAnnounceIntervalMs;
-  if (!config.cluster_auth_pass.empty()) {
-    options.user = config.cluster_auth_user;
-    options.pass = config.cluster_auth_pass;
-  } else {
-    options.pass = config.requirepass;
-  }
+  InternalLogin login = InternalCredentials(config);
+  options.user = std::move(login.user);
+  options.pass = std::move(login.pass);
   return options;
 }
 
