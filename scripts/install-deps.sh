@@ -19,6 +19,7 @@ BUILD_PACKAGES=(
 TEST_PACKAGES=(
   clang libclang-rt-14-dev
   python3 python3-protego python3-redis python3-scrapy python3-venv
+  python3-yaml
   python3-grpcio python3-protobuf
   prometheus chromium curl
   podman buildah debootstrap runc

@@ -66,4 +66,11 @@ bool ProtectedModeRefuses(const Config& config, const sockaddr* addr) {
          !IsLoopbackPeer(addr);
 }
 
+InternalLogin InternalCredentials(const Config& config) {
+  if (!config.cluster_auth_pass.empty()) {
+    return {config.cluster_auth_user, config.cluster_auth_pass};
+  }
+  return {"", config.requirepass};
+}
+
 }  // namespace frontier

@@ -7,6 +7,7 @@
 #include <sys/socket.h>
 
 #include <optional>
+#include <string>
 #include <string_view>
 
 #include "server/config.h"
@@ -35,5 +36,15 @@ bool IsLoopbackPeer(const sockaddr* addr);
 // protected-mode yes, no authentication configured, and a peer that is not
 // loopback: the peer gets errors::kDenied and is closed.
 bool ProtectedModeRefuses(const Config& config, const sockaddr* addr);
+
+// What this server's own connections to its peers (cluster forwarding, a
+// replica announcing its address to its master) send AUTH with:
+// cluster-auth-user/cluster-auth-pass, else requirepass with no user.
+// An empty `pass`: no AUTH.
+struct InternalLogin {
+  std::string user;
+  std::string pass;
+};
+InternalLogin InternalCredentials(const Config& config);
 
 }  // namespace frontier

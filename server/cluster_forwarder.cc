@@ -1,17 +1,9 @@
 #include "server/cluster_forwarder.h"
 
-#include <hiredis/async.h>
-#include <hiredis/hiredis.h>
-// The adapter is C written for C compilers: quiet its warnings here.
-#pragma GCC diagnostic push
-#pragma GCC diagnostic ignored "-Wpedantic"
-#pragma GCC diagnostic ignored "-Wshadow"
-#include <hiredis/adapters/libevent.h>
-#pragma GCC diagnostic pop
-
 #include "protocol/reply_writer.h"
 #include "server/clock.h"
 #include "server/errors.h"
+#include "server/hiredis_libevent.h"
 #include "server/log.h"
 #include "storage/frontier.h"
 

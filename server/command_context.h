@@ -126,6 +126,13 @@ class ServerControl {
   // repl-listen, another's as the group's directory names it
   // (server/peer_directory.h), "" if it does not.
   virtual std::string ClientAddressOf(std::string_view repl) const = 0;
+  // REPLICATION ANNOUNCE: the master records that clients reach the
+  // group's site `repl` (a replication address) at `client`, for the
+  // group's directory (saved within a second). Unavailable on a
+  // site that is not the master; InvalidArgument if `repl` is not another
+  // site of the group or `client` is not host:port. Changes nothing then.
+  virtual Status NoteReplicaAddress(std::string_view repl,
+                                    std::string_view client) = 0;
   // BACKUP: prepares a backup of the frontier to `target_dir`
   // (Frontier::BeginBackup) and starts copying it off the loop. On OK the
   // calling client `client_id` waits (CommandEffects::await_backup) and is

@@ -145,7 +145,8 @@ constexpr std::array kCommands = {
                 "This site's replication role, as Redis's ROLE."},
     CommandSpec{"replication", c::Replication, -2, kA, "server",
                 "REPLICATION REMOVE host:port: takes a site out of the "
-                "replication group."},
+                "replication group (ANNOUNCE: a replica's address, "
+                "internal)."},
     CommandSpec{"sentinel", c::Sentinel, -2, kWk, "server",
                 "Finds the replication group's master and replicas, as "
                 "Redis Sentinel's discovery commands."},

@@ -25,6 +25,7 @@ std::string PeerDirectory::Encode() const {
 }
 
 bool PeerDirectory::Load(std::string_view text) {
+  client_by_repl_.clear();
   bool clean = true;
   while (!text.empty()) {
     const size_t end = text.find('\n');

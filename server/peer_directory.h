@@ -4,9 +4,9 @@
 // Berkeley DB knows each site by its replication address only, but a
 // client must reach the master's RESP port. So the master writes its own
 // client address into the group's directory, which lives in the
-// replicated data (Frontier::PutGroupDirectory): every site reads it from
-// its own copy, and a site elected master adds itself, so the directory
-// names every site that has been master. This is the loop's copy of it.
+// replicated data (Frontier::PutGroupDirectory), and adds the addresses
+// its replicas announce to it (REPLICATION ANNOUNCE, over its RESP port):
+// every site reads it from its own copy. This is the loop's copy of it.
 #pragma once
 
 #include <map>
@@ -23,9 +23,17 @@ class PeerDirectory {
   // or "" if the directory does not name it.
   std::string ClientAddress(std::string_view repl) const;
 
+  // Forgets every site for which `keep(repl)` is false (sites that left
+  // the group).
+  template <typename Keep>
+  void RetainIf(Keep keep) {
+    std::erase_if(client_by_repl_,
+                  [&](const auto& entry) { return !keep(entry.first); });
+  }
+
   // The directory as it is stored: one line "REPL CLIENT" per site,
-  // sorted. LoadDirectory adds what `text` names (a malformed line is
-  // skipped; false if there was one).
+  // sorted. Load replaces the directory with what `text` names (a
+  // malformed line is skipped; false if there was one).
   std::string Encode() const;
   bool Load(std::string_view text);
 

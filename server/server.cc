@@ -156,6 +156,7 @@ bool Server::Run() {
   hint_timer_->Start(config_.hint_interval_ms);
 
   while (!stopping_) {
+    ReopenDeadHandles();  // server_replication.cc
     frontier_.BeginPass();  // AfterPass commits it
     if (event_base_loop(base_.get(), EVLOOP_ONCE) < 0) {
       Log(LogLevel::kWarning, "Event loop failed; shutting down");

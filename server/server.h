@@ -16,6 +16,7 @@
 #pragma once
 
 #include <cstdint>
+#include <map>
 #include <memory>
 #include <optional>
 #include <unordered_map>
@@ -36,6 +37,7 @@
 #include "server/partitions.h"
 #include "server/peer_directory.h"
 #include "server/pubsub.h"
+#include "server/replication_announcer.h"
 #include "server/replication_events.h"
 #include "server/server_stats.h"
 #include "server/slowlog.h"
@@ -135,6 +137,14 @@ class Server : private ConnectionEvents,
   // to it if missing or changed.
   void SyncGroupDirectory();
   std::string ClientAddressOf(std::string_view repl) const override;
+  // Between passes: reopens the database handles after a replication
+  // rollback (Frontier::ReopenDeadHandles), and logs it.
+  void ReopenDeadHandles();
+  // A replica: tells the master its client address (ReplicaAnnouncer)
+  // every kAnnounceIntervalMs while the directory does not name it so.
+  void AnnounceToMaster();
+  Status NoteReplicaAddress(std::string_view repl,
+                            std::string_view client) override;
 
   // The end of every pass, in this order (docs/event-loop.md).
   void AfterPass();
@@ -345,6 +355,16 @@ class Server : private ConnectionEvents,
   PeerDirectory directory_;
   std::string client_address_;
   std::unique_ptr<Timer> directory_timer_;  // every kDirectoryIntervalMs
+  // A replica's announcements to its master, and when it last sent one.
+  std::unique_ptr<ReplicaAnnouncer> announcer_;
+  int64_t last_announce_ms_ = 0;
+  // ReopenDeadHandles: failing since the last success (logged once), and
+  // when it was last tried.
+  bool handles_reopen_failing_ = false;
+  int64_t last_reopen_try_ms_ = 0;
+  // The master: client addresses its replicas announced, by repl address,
+  // until the sites leave the group.
+  std::map<std::string, std::string, std::less<>> announced_;
   // The BACKUP in progress: its thread (after base_, as syncer_), the
   // client waiting for it, its target and when it started.
   std::unique_ptr<BackupRunner> backup_;

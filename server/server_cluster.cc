@@ -7,6 +7,7 @@
 #include <algorithm>
 
 #include "server/args.h"
+#include "server/auth.h"
 #include "server/clock.h"
 #include "server/cluster_route.h"
 #include "server/errors.h"
@@ -21,12 +22,9 @@ ClusterForwarder::Options ForwardOptions(const Config& config) {
   ClusterForwarder::Options options;
   options.timeout_ms = config.cluster_forward_timeout_ms;
   options.max_bytes = config.cluster_forward_max_bytes;
-  if (!config.cluster_auth_pass.empty()) {
-    options.user = config.cluster_auth_user;
-    options.pass = config.cluster_auth_pass;
-  } else {
-    options.pass = config.requirepass;
-  }
+  InternalLogin login = InternalCredentials(config);
+  options.user = std::move(login.user);
+  options.pass = std::move(login.pass);
   return options;
 }
 

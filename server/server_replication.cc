@@ -1,5 +1,8 @@
 // The Server's side of replication (docs/replication.md): the Replication
 // Manager's events, handled on the loop thread. Part of the Server class.
+#include <algorithm>
+
+#include "server/auth.h"
 #include "server/clock.h"
 #include "server/log.h"
 #include "server/replication_config.h"
@@ -12,6 +15,29 @@ namespace {
 // saves its own address in it, replicas read it): about how soon a new
 // master's client address is known everywhere.
 constexpr int64_t kDirectoryIntervalMs = 1000;
+// How often a replica the directory does not name (or misnames) tells the
+// master its client address, and how long it waits for the answer.
+constexpr int64_t kAnnounceIntervalMs = 2000;
+// While reopening the handles after a rollback fails: how often it is tried.
+constexpr int64_t kReopenRetryMs = 200;
+
+// A replica's announcement logs in as cluster forwarding does.
+ReplicaAnnouncer::Options AnnounceOptions(const Config& config) {
+  ReplicaAnnouncer::Options options;
+  options.timeout_ms = kAnnounceIntervalMs;
+  InternalLogin login = InternalCredentials(config);
+  options.user = std::move(login.user);
+  options.pass = std::move(login.pass);
+  return options;
+}
+
+bool IsPeer(const ReplicationState& state, std::string_view repl) {
+  return std::any_of(state.peers.begin(), state.peers.end(),
+                     [&](const ReplicationPeer& peer) {
+                       return FormatReplicationSite(ReplicationSite{
+                                  peer.host, peer.port}) == repl;
+                     });
+}
 
 }  // namespace
 
@@ -23,6 +49,7 @@ void Server::StartReplicationEvents() {
   directory_timer_ = std::make_unique<Timer>(
       base_.get(), Timer::Kind::kPeriodic, [this] { SyncGroupDirectory(); });
   directory_timer_->Start(kDirectoryIntervalMs);
+  announcer_ = std::make_unique<ReplicaAnnouncer>(base_.get());
   repl_events_ = std::make_unique<ReplicationEvents>(
       base_.get(), frontier_,
       [this](const ReplicationEvent& event) { OnReplicationEvent(event); });
@@ -49,8 +76,22 @@ void Server::SyncGroupDirectory() {
     return;
   }
   directory_.Load(*stored);
+  if (repl_role_ == ReplicationRole::kReplica) {
+    AnnounceToMaster();
+    return;
+  }
   if (repl_role_ != ReplicationRole::kMaster || WritesRefused()) return;
+  // The master names itself and the replicas that announced themselves,
+  // and forgets the sites that left the group.
+  const ReplicationState state = frontier_.Replication();
+  std::erase_if(announced_, [&](const auto& entry) {
+    return !IsPeer(state, entry.first);
+  });
+  directory_.RetainIf([&](std::string_view repl) {
+    return repl == config_.repl_listen || IsPeer(state, repl);
+  });
   directory_.Set(config_.repl_listen, client_address_);
+  for (const auto& [repl, client] : announced_) directory_.Set(repl, client);
   const std::string text = directory_.Encode();
   if (text == *stored) return;
   CommitPass();  // a write of its own, outside the clients' pass
@@ -58,6 +99,67 @@ void Server::SyncGroupDirectory() {
   if (!s.ok()) {  // no quorum now, say: tried again in a second
     Log(LogLevel::kVerbose, "Replication: group directory not saved: %s",
         s.ToString().c_str());
+  }
+}
+
+void Server::AnnounceToMaster() {
+  if (directory_.ClientAddress(config_.repl_listen) == client_address_) {
+    return;  // the master has it already
+  }
+  const int64_t now = NowMs();
+  if (now - last_announce_ms_ < kAnnounceIntervalMs) return;
+  const ReplicationState state = frontier_.Replication();
+  if (state.master.empty() || !state.master_link_up) return;
+  const std::string master = directory_.ClientAddress(state.master);
+  if (master.empty()) return;  // not named yet: it names itself first
+  last_announce_ms_ = now;
+  announcer_->Announce(master, config_.repl_listen, client_address_,
+                       AnnounceOptions(config_), now);
+}
+
+Status Server::NoteReplicaAddress(std::string_view repl,
+                                  std::string_view client) {
+  if (repl_role_ != ReplicationRole::kMaster) {
+    return Status::Unavailable(
+        "this site is not the master of its replication group");
+  }
+  if (repl == config_.repl_listen ||
+      !IsPeer(frontier_.Replication(), repl)) {
+    return Status::InvalidArgument(
+        "'" + std::string(repl) + "' is not another site of this group");
+  }
+  if (!ParseReplicationSite(client)) {
+    return Status::InvalidArgument("invalid client address '" +
+                                   std::string(client) +
+                                   "': host:port or [ipv6]:port");
+  }
+  announced_.insert_or_assign(std::string(repl), std::string(client));
+  return Status::OK();  // saved by the next SyncGroupDirectory
+}
+
+void Server::ReopenDeadHandles() {
+  // While it fails (the site still syncing, say), a try every
+  // kReopenRetryMs, not every pass.
+  const int64_t now = handles_reopen_failing_ ? NowMs() : 0;
+  if (handles_reopen_failing_ && now - last_reopen_try_ms_ < kReopenRetryMs) {
+    return;
+  }
+  last_reopen_try_ms_ = now;
+  StatusOr<bool> reopened = frontier_.ReopenDeadHandles();
+  if (!reopened.ok()) {
+    if (!handles_reopen_failing_) {
+      Log(LogLevel::kWarning,
+          "Replication: reopening the database handles after a rollback "
+          "failed (%s); trying again",
+          reopened.status().ToString().c_str());
+    }
+    handles_reopen_failing_ = true;
+  } else if (*reopened) {
+    handles_reopen_failing_ = false;
+    Log(LogLevel::kNotice,
+        "Replication: Berkeley DB rolled back writes the group had not "
+        "acknowledged; the database handles were reopened and the "
+        "in-memory state rebuilt from the data");
   }
 }
 

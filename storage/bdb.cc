@@ -1,6 +1,7 @@
 #include "storage/bdb.h"
 
 #include <algorithm>
+#include <atomic>
 #include <cstring>
 #include <string>
 
@@ -59,6 +60,12 @@ void Assign(const Dbt& dbt, std::string* out) {
 }
 }  // namespace
 
+namespace {
+std::atomic<uint64_t> handles_dead{0};
+}  // namespace
+
+uint64_t HandlesDead() { return handles_dead.load(); }
+
 Status FromDb(int rc, std::string_view what) {
   if (rc == 0) return Status::OK();
   std::string msg(what);
@@ -67,6 +74,10 @@ Status FromDb(int rc, std::string_view what) {
   if (rc == DB_NOTFOUND || rc == DB_KEYEMPTY) return Status::NotFound(msg);
   if (rc == DB_LOCK_DEADLOCK || rc == DB_LOCK_NOTGRANTED) {
     return Status::Busy(msg);
+  }
+  if (rc == DB_REP_HANDLE_DEAD) {
+    handles_dead.fetch_add(1);
+    return Status::Busy(msg + " (the handles are being reopened: retry)");
   }
   if (rc == DB_RUNRECOVERY) {
     return Status::IOError(msg + " (restart the server to run recovery)");

@@ -15,8 +15,15 @@
 namespace frontier::bdb {
 
 // Turns a Berkeley DB return code into a Status naming `what` failed.
-// DB_LOCK_DEADLOCK becomes Busy; DB_RUNRECOVERY and everything else IOError.
+// DB_LOCK_DEADLOCK becomes Busy; DB_REP_HANDLE_DEAD (a replication
+// rollback invalidated the database handles) Busy too, and counted in
+// HandlesDead(); DB_RUNRECOVERY and everything else IOError.
 Status FromDb(int rc, std::string_view what);
+
+// How many calls have returned DB_REP_HANDLE_DEAD in this process: the
+// frontier reopens its handles when the count moves
+// (FrontierImpl::ReopenDeadHandles). Any thread.
+uint64_t HandlesDead();
 
 // Fails unless the library found at run time has the major.minor version of
 // the db_cxx.h this was compiled against.

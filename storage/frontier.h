@@ -384,6 +384,15 @@ class Frontier {
   // NOREPLICAS or NOQUORUM as any write); Get: "" while none was put.
   virtual Status PutGroupDirectory(std::string_view text) = 0;
   virtual StatusOr<std::string> GroupDirectory() = 0;
+  // Loop thread, between passes: after a storage call returned
+  // DB_REP_HANDLE_DEAD (a demoted master's unacknowledged tail rolled back
+  // under its open handles; such a call fails Busy "... retry"), closes
+  // every database handle and opens it again, and rebuilds the in-memory
+  // state from the data (as a promotion does): true. False and nothing
+  // done otherwise (also inside a pass's open transaction); an error (e.g.
+  // the databases still locked out while the site syncs with its master)
+  // is tried again by the next call.
+  virtual StatusOr<bool> ReopenDeadHandles() = 0;
   // Removes the site whose replication address is `site` from the group
   // (Replicator::RemoveSite); InvalidArgument with replication no.
   virtual Status RemoveReplicationSite(const ReplicationSite& site) = 0;

@@ -171,6 +171,7 @@ class FrontierImpl final : public Frontier {
   void SetReplicationListener(ReplicationListener listener) override;
   Status PutGroupDirectory(std::string_view text) override;
   StatusOr<std::string> GroupDirectory() override;
+  StatusOr<bool> ReopenDeadHandles() override;  // frontier_replication.cc
   Status RemoveReplicationSite(const ReplicationSite& site) override;
   uint64_t commit_seq() const override { return commit_seq_.load(); }
   bool HasUnflushedCommits() const override {
@@ -608,6 +609,9 @@ class FrontierImpl final : public Frontier {
   // replicated data. Called before a write, and before POP and Tick read
   // that state; OK and nothing done otherwise.
   Status CatchUpPromotion();
+  // Opens the default crawl's databases and the shared ones in env_
+  // (frontier_open.cc): at Open, and again by ReopenDeadHandles.
+  Status OpenDatabases();
   // What Open builds in memory from the data: the layout check and the
   // counters, the scheduler, the robots re-checks, the sites being
   // deleted, the scope re-check.
@@ -725,6 +729,8 @@ class FrontierImpl final : public Frontier {
   bool in_pass_ = false;
   bdb::Txn pass_txn_;
   bool pass_txn_open_ = false;
+  // bdb::HandlesDead() when ReopenDeadHandles last succeeded.
+  uint64_t handles_dead_seen_ = 0;
   Status pass_error_;
   uint32_t pass_writes_ = 0;  // RunWrite calls in the pass
   partition::PartitionMap counted_partitions_;      // what part_counts_ is for

@@ -177,7 +177,20 @@ Status FrontierImpl::OpenEnvironment(int64_t start) {
     free(st);
   }
 
-  s = urls_.Open(env, "urls.db", 8192);
+  s = OpenDatabases();
+  if (s.ok()) s = LoadState();
+  // The other crawls (crawls.db): each its own databases and scheduler.
+  if (s.ok()) s = OpenCrawls();
+  // The databases and the first log file may have just been created:
+  // their entries are made durable before anything is acknowledged.
+  if (s.ok()) s = SyncDirectory();
+  open_ms_ = SteadyMs() - start;
+  return s;
+}
+
+Status FrontierImpl::OpenDatabases() {
+  DbEnv* env = env_.get();
+  Status s = urls_.Open(env, "urls.db", 8192);
   if (s.ok()) s = queue_.Open(env, "queue.db", 0);
   if (s.ok()) s = timers_.Open(env, "timers.db", 0);
   if (s.ok()) s = sites_.Open(env, "sites.db", 0);
@@ -187,13 +200,6 @@ Status FrontierImpl::OpenEnvironment(int64_t start) {
   if (s.ok()) s = excluded_.Open(env, "excluded.db", 0);
   // Per-URL values: created on the first start of a version that has them.
   if (s.ok()) s = data_.Open(env, "data.db", 8192);
-  if (s.ok()) s = LoadState();
-  // The other crawls (crawls.db): each its own databases and scheduler.
-  if (s.ok()) s = OpenCrawls();
-  // The databases and the first log file may have just been created:
-  // their entries are made durable before anything is acknowledged.
-  if (s.ok()) s = SyncDirectory();
-  open_ms_ = SteadyMs() - start;
   return s;
 }
 

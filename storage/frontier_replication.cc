@@ -81,6 +81,8 @@ Status FrontierImpl::StartReplication() {
 
 Status FrontierImpl::CheckWritable() {
   if (!repl_) return Status::OK();
+  // Handles a rollback killed are reopened before a write uses them.
+  if (StatusOr<bool> r = ReopenDeadHandles(); !r.ok()) return r.status();
   Status s = repl_->CheckWritable(env_.get());
   if (s.ok()) s = CatchUpPromotion();
   return s;
@@ -109,6 +111,35 @@ Status FrontierImpl::CatchUpPromotion() {
                                      s.ToString()));
   }
   return s;
+}
+
+StatusOr<bool> FrontierImpl::ReopenDeadHandles() {
+  const uint64_t dead = bdb::HandlesDead();
+  if (!repl_ || closed_ || dead == handles_dead_seen_ || pass_txn_open_) {
+    return false;
+  }
+  // Berkeley DB rolled back commits this site made as master that the
+  // group never acknowledged (a demoted master that kept running): the
+  // handles opened before are dead, and the in-memory state was built from
+  // data that is gone. Close every handle, open them again and build the
+  // state from the data as it now stands, as a promotion does. The default
+  // crawl's state goes back to the members first (CloseCrawls).
+  const std::string crawl = crawl_name_;
+  (void)CloseCursors();
+  (void)CloseCrawls(/*sync=*/false);
+  for (bdb::Database* db :
+       {&urls_, &queue_, &timers_, &sites_, &meta_, &policy_, &excluded_,
+        &data_}) {
+    (void)db->CloseWithoutSync();
+  }
+  Status s = OpenDatabases();
+  if (s.ok()) s = LoadState();
+  if (s.ok()) s = OpenCrawls();
+  if (s.ok()) s = UseCrawl(crawl);
+  if (!s.ok()) return s;  // tried again at the next call
+  // Closing the dead handles counted too: they are all replaced now.
+  handles_dead_seen_ = bdb::HandlesDead();
+  return true;
 }
 
 ReplicationState FrontierImpl::Replication() const {

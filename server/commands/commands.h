@@ -119,6 +119,8 @@ void PubSubCommand(CommandContext& ctx);
 void RoleCommand(CommandContext& ctx);
 void Sentinel(CommandContext& ctx);
 void Replication(CommandContext& ctx);
+// REPLICATION ANNOUNCE (replication_announce.cc), run by Replication.
+void ReplicationAnnounce(CommandContext& ctx);
 void ReadOnly(CommandContext& ctx);
 void ReadWrite(CommandContext& ctx);
 // Appends INFO's "# Replication" section to `out`.

@@ -54,9 +54,13 @@ void RoleCommand(CommandContext& ctx) {
 
 // REPLICATION REMOVE host:port: takes a site out of the group, so that
 // the quorum is counted without it (docs/replication.md, "Adding and
-// removing sites").
+// removing sites"). REPLICATION ANNOUNCE: replication_announce.cc.
 void Replication(CommandContext& ctx) {
   const std::string sub = ToLower(ctx.argv[1]);
+  if (sub == "announce") {
+    ReplicationAnnounce(ctx);
+    return;
+  }
   if (sub != "remove" || ctx.argv.size() != 3) {
     ctx.reply.Error(
         "ERR syntax error: REPLICATION REMOVE host:port (a site's "

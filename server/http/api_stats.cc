@@ -7,6 +7,7 @@
 
 #include "server/command_table.h"
 #include "server/commands/commands.h"
+#include "server/replication_view.h"
 #include "server/stats_report.h"
 #include "server/version.h"
 
@@ -195,6 +196,34 @@ void WriteCommands(Json& j, const StatsSources& src) {
   j.Close(']');
 }
 
+// The replication group as this site sees it (GroupView, as ROLE, INFO and
+// SENTINEL report it): the master first, then the replicas.
+void WriteReplication(Json& j, const StatsSources& src) {
+  const GroupView group = ViewGroup(src.frontier, src.config, src.control);
+  const ReplicationRole role = group.state.role;
+  j.Key("replication");
+  j.Open('{');
+  j.Member("role", role == ReplicationRole::kMaster    ? "master"
+                   : role == ReplicationRole::kReplica ? "replica"
+                                                       : "none");
+  j.Member("group_sites", uint64_t{group.state.sites});
+  j.Key("sites");
+  j.Open('[');
+  auto site = [&j](const GroupSite& s, const char* site_role) {
+    j.Open('{');
+    j.Member("site", std::string_view(s.repl));
+    j.Member("role", site_role);
+    j.Member("link", s.up ? "up" : "down");
+    j.Member("client", s.known() ? s.address() : std::string());
+    j.Member("self", s.self);
+    j.Close('}');
+  };
+  if (group.master) site(*group.master, "master");
+  for (const GroupSite& s : group.replicas) site(s, "replica");
+  j.Close(']');
+  j.Close('}');
+}
+
 }  // namespace
 
 std::string JsonString(std::string_view s) {
@@ -242,6 +271,7 @@ std::string RenderApiStats(const StatsSources& src, int64_t now_ms) {
   WriteMemory(j, src);
   WritePersistence(j, src);
   WriteCommands(j, src);
+  WriteReplication(j, src);
   j.Close('}');
   return out;
 }

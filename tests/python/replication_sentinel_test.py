@@ -15,7 +15,9 @@ import os
 import shutil
 import signal
 import subprocess
+import re
 import sys
+import tempfile
 import time
 import unittest
 import urllib.request
@@ -56,6 +58,32 @@ r.call("ADD", "http://ioredis.example/").then(async (added) => {
 """
 
 
+def dashboard_rows(http_port, table):
+    """The rows (lists of cell texts) of the dashboard's table `table` as
+    headless Chromium renders the page, or None without Chromium."""
+    chromium = shutil.which("chromium") or shutil.which("chromium-browser")
+    if chromium is None:
+        return None
+    profile = tempfile.mkdtemp(prefix="frontierd-chromium-")
+    try:
+        page = subprocess.run(
+            [chromium, "--headless", "--no-sandbox", "--disable-gpu",
+             "--disable-dev-shm-usage", "--no-first-run",
+             f"--user-data-dir={profile}", "--virtual-time-budget=3000",
+             "--dump-dom", f"http://127.0.0.1:{http_port}/"],
+            capture_output=True, text=True, timeout=90)
+    finally:
+        shutil.rmtree(profile, ignore_errors=True)
+    if page.returncode != 0:
+        raise AssertionError(page.stderr)
+    body = re.search(f'<table id="{table}">.*?<tbody>(.*?)</tbody>',
+                     page.stdout, re.S)
+    if body is None:
+        raise AssertionError(page.stdout[:2000])
+    return [re.findall(r"<td[^>]*>([^<]*)</td>", row)
+            for row in re.findall(r"<tr>(.*?)</tr>", body.group(1), re.S)]
+
+
 class SentinelDiscoveryTest(unittest.TestCase):
     def test_sentinel_clients_find_the_master_and_its_replicas(self):
         http_port = servers.free_port()
@@ -82,11 +110,21 @@ class SentinelDiscoveryTest(unittest.TestCase):
             self.assertEqual(writer.execute_command(
                 "ADD", "http://a.example/1"), 1)
 
-            # ROLE and INFO name the master by its client address, and a
-            # replica that never was master by its replication address.
+            # ROLE and INFO name the master by its client address, and the
+            # replicas, which never were master, by theirs too once they
+            # told the master (REPLICATION ANNOUNCE, every 2 s until the
+            # directory names them).
+            replica_addrs = sorted(resp(s) for s in g.sites[1:])
+            rt.wait_for(lambda: sorted(sentinel.discover_slaves(
+                "frontierd")) == replica_addrs, 15,
+                "Sentinel to list both replicas' client addresses")
             role = g.client(0).execute_command("ROLE")
-            self.assertEqual(sorted(r[0] + b":" + r[1] for r in role[2]),
-                             sorted(a.encode() for a in g.addrs[1:]))
+            self.assertEqual(sorted((r[0].decode(), int(r[1]))
+                                    for r in role[2]), replica_addrs)
+            master_info = g.client(0).info("replication")
+            self.assertEqual(sorted((master_info[f"slave{i}"]["ip"],
+                                     master_info[f"slave{i}"]["port"])
+                                    for i in range(2)), replica_addrs)
             replica = g.client(1)
             self.assertEqual(replica.execute_command("ROLE")[:4],
                              [b"slave", b"127.0.0.1", master_addr[1],
@@ -125,10 +163,31 @@ class SentinelDiscoveryTest(unittest.TestCase):
             self.assertIn("frontierd_replication_is_master 1", lines)
             self.assertIn("frontierd_replication_connected_peers 2", lines)
             self.assertIn("frontierd_replication_sites 3", lines)
-            for addr in g.addrs[1:]:
+            for addr, site in zip(g.addrs[1:], g.sites[1:]):
                 self.assertIn(
                     f'frontierd_replication_peer_up{{peer="{addr}",'
-                    f'client="",role="replica"}} 1', lines)
+                    f'client="127.0.0.1:{site.port}",role="replica"}} 1',
+                    lines)
+            # So do /api/stats and the dashboard's "Replication group".
+            with urllib.request.urlopen(
+                    f"http://127.0.0.1:{http_port}/api/stats",
+                    timeout=10) as page:
+                api = json.loads(page.read())["replication"]
+            clients = [f"127.0.0.1:{s.port}" for s in g.sites]
+            expected = sorted(
+                [[g.addrs[0], "master", "this site", clients[0]]] +
+                [[a, "replica", "up", c] for a, c in zip(g.addrs[1:],
+                                                         clients[1:])])
+            self.assertEqual((api["role"], api["group_sites"]),
+                             ("master", 3))
+            self.assertEqual(sorted(
+                [x["site"], x["role"], "this site" if x["self"] else
+                 x["link"], x["client"]] for x in api["sites"]), expected)
+            rows = dashboard_rows(http_port, "replication")
+            if rows is not None:
+                self.assertEqual(sorted(rows), expected)
+            elif os.environ.get("CI"):
+                self.fail("chromium is needed in CI")
             promtool = shutil.which("promtool")
             if promtool:
                 check = subprocess.run([promtool, "check", "metrics"],
@@ -147,6 +206,70 @@ class SentinelDiscoveryTest(unittest.TestCase):
                 g.client(0).execute_command("SENTINEL", "MONITOR", "x",
                                             "127.0.0.1", "1", "1")
             self.assertIn("not supported", str(caught.exception))
+
+    def test_replicas_announce_their_client_addresses_to_the_master(self):
+        """A group started fresh, with a password: the replicas, which never
+        were master, log in to the master's RESP port and announce where
+        clients reach them, so every site lists them; bad announcements
+        change nothing, and a site removed from the group is dropped."""
+        pw = ["--requirepass", "s3cret"]
+        with rt.Group(extra={0: pw, 1: pw, 2: pw}) as g:
+            def client(i):
+                return redis.Redis(host="127.0.0.1", port=g.sites[i].port,
+                                   password="s3cret", socket_timeout=10)
+            sentinel = Sentinel([resp(s) for s in g.sites], socket_timeout=5,
+                                sentinel_kwargs={"password": "s3cret"})
+            replica_addrs = sorted(resp(s) for s in g.sites[1:])
+            started = time.monotonic()
+            rt.wait_for(lambda: sorted(sentinel.discover_slaves(
+                "frontierd")) == replica_addrs, 15,
+                "Sentinel to list both replicas' client addresses")
+            print(f"replicas listed {time.monotonic() - started:.2f} s after "
+                  "the group started", file=sys.stderr)
+            # The directory is replicated: every site lists both.
+            for i in range(3):
+                rt.wait_for(lambda: sorted(
+                    (r["ip"], r["port"]) for r in
+                    client(i).sentinel_slaves("frontierd")) ==
+                    replica_addrs, 10, f"site {i} to list the replicas")
+
+            master = client(0)
+            # Only a logged-in client may announce; only the master takes
+            # it; only another site of the group may be named; the client
+            # address must be one.
+            anonymous = redis.Redis(host="127.0.0.1", port=g.sites[0].port,
+                                    socket_timeout=10)
+            with self.assertRaises(redis.AuthenticationError):
+                anonymous.execute_command("REPLICATION", "ANNOUNCE",
+                                          g.addrs[1], "127.0.0.1:1")
+            for c, args, why in [
+                    (client(1), [g.addrs[2], "127.0.0.1:1"],
+                     "not the master"),
+                    (master, ["127.0.0.9:1", "127.0.0.1:1"],
+                     "not another site of this group"),
+                    (master, [g.addrs[0], "127.0.0.1:1"],
+                     "not another site of this group"),
+                    (master, [g.addrs[1], "nowhere"],
+                     "invalid client address"),
+                    (master, [g.addrs[1]], "syntax error")]:
+                with self.assertRaises(redis.ResponseError) as caught:
+                    c.execute_command("REPLICATION", "ANNOUNCE", *args)
+                self.assertIn(why, str(caught.exception))
+            time.sleep(1.5)  # the directory is saved once a second
+            self.assertEqual(sorted(sentinel.discover_slaves("frontierd")),
+                             replica_addrs)
+
+            # A site removed from the group leaves the directory.
+            self.assertTrue(master.execute_command(
+                "REPLICATION", "REMOVE", g.addrs[2]))
+            rt.wait_for(lambda: [(r["ip"], r["port"]) for r in
+                                 master.sentinel_slaves("frontierd")] ==
+                        [resp(g.sites[1])], 15,
+                        "the master to drop the removed site")
+            rt.wait_for(lambda: [(r["ip"], r["port"]) for r in
+                                 client(1).sentinel_slaves("frontierd")] ==
+                        [resp(g.sites[1])], 15,
+                        "the replica to drop the removed site")
 
     def test_after_kill_9_of_the_master_the_client_finds_the_new_one(self):
         name = ["--repl-name", "news"]

@@ -11,7 +11,9 @@ its PID and every wait is bounded.
 - kill -9 of the master: a replica takes over with every acknowledged
   write and no live lease handed out again; the old master rejoins as a
   replica; a master stopped (SIGSTOP) long enough is replaced, and
-  continues as a replica;
+  continues as a replica without the writes it ran but the group never
+  acknowledged (its database handles reopened after the rollback), and
+  later takes writes again as master;
 - bad input stops a site with a message: a layout different from the
   group's, a second group creator, a replication port in use.
 
@@ -53,6 +55,17 @@ def wait_for(predicate, timeout_s, what):
             return value
         time.sleep(0.05)
     raise AssertionError(f"timed out after {timeout_s} s waiting for {what}")
+
+
+def pop_all(client, most):
+    """The URLs POP hands out until it has none (`most` POPs at most)."""
+    popped = set()
+    for _ in range(most):
+        url = client.execute_command("POP")
+        if url is None:
+            break
+        popped.add(url)
+    return popped
 
 
 class Group:
@@ -112,11 +125,15 @@ class ReplicationTest(unittest.TestCase):
             self.assertEqual(master.execute_command(
                 "ADD", "http://a.example/1"), 1)
             # ROLE names a replica by its replication address until the
-            # group's directory names its client address (a site adds
-            # itself while it is master): replication_sentinel_test.py.
+            # group's directory names its client address (a replica
+            # announces it to the master): replication_sentinel_test.py.
             role = master.execute_command("ROLE")
-            self.assertEqual(sorted(r[0] + b":" + r[1] for r in role[2]),
-                             [a.encode() for a in g.addrs[1:]])
+            self.assertEqual(len(role[2]), 2)
+            for i in (1, 2):
+                self.assertEqual(sum(
+                    r[0] + b":" + r[1] in (g.addrs[i].encode(),
+                                           f"127.0.0.1:{g.sites[i].port}"
+                                           .encode()) for r in role[2]), 1)
             role = master.execute_command("ROLE")
             self.assertEqual(role[0], b"master")
             info = master.info("replication")
@@ -208,12 +225,7 @@ class ReplicationTest(unittest.TestCase):
             # the leased URLs are not handed out again.
             for url in urls:
                 self.assertEqual(new.execute_command("SEEN", url), 1, url)
-            popped = set()
-            for _ in range(30):
-                url = new.execute_command("POP")
-                if url is None:
-                    break
-                popped.add(url)
+            popped = pop_all(new, 30)
             self.assertEqual(popped & leased, set())
             self.assertEqual(len(popped), len(urls) - len(leased) + 1)
             wait_for(lambda: "this site is now the MASTER" in g.sites[i].logs(),
@@ -231,7 +243,17 @@ class ReplicationTest(unittest.TestCase):
             self.assertIn("this site is a REPLICA", g.sites[0].logs())
 
     def test_a_stopped_master_is_replaced_and_comes_back_a_replica(self):
-        with Group() as g:
+        """The master stopped (SIGSTOP) long enough for an election: a new
+        master. When the old one continues it is master for a moment:
+        writes are refused (NOREPLICAS) until it reconnects to its peers,
+        then committed on it alone and answered NOQUORUM, until it hears
+        of the new master and becomes a replica (READONLY). Berkeley DB
+        then rolls back what the group never acknowledged under its open
+        handles (DB_REP_HANDLE_DEAD), which it reopens without a restart:
+        it serves reads without those writes, refuses writes, and once
+        elected again takes writes."""
+        # Site 0 is elected again when it may: the highest priority.
+        with Group(extra={0: ["--repl-priority", "200"]}) as g:
             master = g.client(0)
             self.assertEqual(master.execute_command(
                 "ADD", "http://a.example/"), 1)
@@ -241,18 +263,89 @@ class ReplicationTest(unittest.TestCase):
             self.assertEqual(g.client(i).execute_command("ROLE")[0],
                              b"master")
             os.kill(g.sites[0].proc.pid, signal.SIGCONT)
+            # Writes to the old master until it knows it is a replica.
+            unacked = []
+            deadline = time.monotonic() + 20
+            for k in range(400):
+                self.assertLess(time.monotonic(), deadline,
+                                "the old master never became a replica")
+                url = f"http://unacked{k}.example/"
+                try:
+                    master.execute_command("ADD", url)
+                    self.fail(f"{url} acknowledged by a demoted master")
+                except redis.ReadOnlyError:
+                    break
+                except redis.ResponseError as e:
+                    # NOREPLICAS, or a write that met the rollback
+                    # ("... DB_REP_HANDLE_DEAD ... retry"): nothing stored.
+                    if str(e).startswith("NOQUORUM"):
+                        unacked.append(url)
+                    elif not (str(e).startswith("NOREPLICAS") or
+                              "DB_REP_HANDLE_DEAD" in str(e)):
+                        raise
+                time.sleep(0.05)
+            print(f"{len(unacked)} write(s) answered NOQUORUM by the old "
+                  "master", file=sys.stderr)
             old = g.client(0)
             wait_for(lambda: old.execute_command("ROLE")[0] == b"slave", 20,
                      "the old master to become a replica")
             old.execute_command("READONLY")
-            wait_for(lambda: old.execute_command(
-                "SEEN", "http://n.example/") == 1, 20,
-                "the new master's write on the old one")
-            self.assertEqual(old.execute_command("SEEN", "http://a.example/"),
-                             1)
+
+            def mseen(*urls):
+                """MSEEN on the old master, or None on an error a client
+                retries (a read that meets the rollback)."""
+                try:
+                    return old.execute_command("MSEEN", *urls)
+                except redis.ResponseError as e:
+                    if "storage error" not in str(e):
+                        raise
+                    return None
+            wait_for(lambda: mseen("http://n.example/") == [1], 20,
+                     "the new master's write on the old one")
+            if unacked:
+                # It committed writes the group never took: they are
+                # rolled back, and the handles reopened.
+                wait_for(lambda: "the database handles were reopened" in
+                         g.sites[0].logs(), 20,
+                         "the old master to reopen its handles")
+                wait_for(lambda: mseen(*unacked) == [0] * len(unacked), 20,
+                         "the unacknowledged writes to be gone")
+            self.assertEqual(mseen("http://a.example/"), [1])
             with self.assertRaises(redis.ReadOnlyError):
                 old.execute_command("ADD", "http://x.example/")
             self.assertIn("this site is now a REPLICA", g.sites[0].logs())
+
+            # Elected again (the new master stops; site 0 outranks the
+            # third site), it takes writes on its reopened handles. The
+            # master is asked again: a loaded machine may have held another
+            # election meanwhile.
+            def current_master():
+                roles = [g.client(j).execute_command("ROLE")[0]
+                         for j in (1, 2)]
+                return (1 + roles.index(b"master")
+                        if roles.count(b"master") == 1 else None)
+            i = wait_for(current_master, 20, "one master among sites 1, 2")
+            os.kill(g.sites[i].proc.pid, signal.SIGTERM)
+            g.sites[i].proc.wait(timeout=30)
+
+            def write_on_site_0():
+                try:
+                    return g.client(0).execute_command(
+                        "ADD", "http://again.example/") == 1
+                except (redis.ResponseError, redis.ConnectionError):
+                    time.sleep(0.1)
+                    return False
+            wait_for(write_on_site_0, 30, "site 0 to be master again")
+            again = g.client(0)
+            self.assertEqual(again.execute_command("ROLE")[0], b"master")
+            self.assertEqual(again.execute_command(
+                "MSEEN", "http://a.example/", "http://n.example/",
+                "http://again.example/", *unacked),
+                [1, 1, 1] + [0] * len(unacked))
+            popped = pop_all(again, 10)
+            self.assertEqual(popped, {b"http://a.example/",
+                                      b"http://n.example/",
+                                      b"http://again.example/"})
 
     def assert_a_fourth_site_is_refused(self, g, flags, why):
         addr = f"127.0.0.5:{free_port_on('127.0.0.5')}"

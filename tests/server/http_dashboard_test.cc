@@ -98,6 +98,9 @@ TEST_F(HttpDashboardTest, ShowsLiveValuesAndChartsInChromium) {
   EXPECT_GE(DrawnLines(dom1), 3) << "no chart was drawn";
   EXPECT_NE(dom1.find(">site0.example<"), std::string::npos) << "largest sites";
   EXPECT_NE(dom1.find(">always<"), std::string::npos) << "fsync policy";
+  // A single node has no replication group: its panel stays hidden (the
+  // group's rows: tests/python/replication_sentinel_test.py).
+  EXPECT_NE(dom1.find("id=\"replication-panel\" hidden"), std::string::npos);
   // The start as a date a person reads, not epoch seconds.
   EXPECT_TRUE(std::regex_match(
       TextOf(dom1, "started"),

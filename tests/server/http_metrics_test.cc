@@ -212,6 +212,11 @@ TEST_F(HttpTest, ApiStatsIsJsonWithTheSameNumbers) {
   EXPECT_NE(r.body.find("\"name\":\"s0.example\""), std::string::npos)
       << "largest sites";
   EXPECT_NE(r.body.find("\"fsync\":\"always\""), std::string::npos);
+  // A single node: no replication group.
+  EXPECT_NE(r.body.find("\"replication\":{\"role\":\"none\",\"group_sites\":"
+                        "0,\"sites\":[]}"),
+            std::string::npos)
+      << r.body;
   if (!HaveProgram("python3")) GTEST_SKIP() << "no python3 to parse the JSON";
   ProcessResult parsed =
       RunProcess({"python3", "-c",

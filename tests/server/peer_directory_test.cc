@@ -29,6 +29,18 @@ TEST(PeerDirectoryTest, MalformedLinesAreSkipped) {
   EXPECT_EQ(d.ClientAddress("f:6"), "g:7");
   EXPECT_EQ(d.Encode(), "a:1 b:2\nf:6 g:7\n");
   EXPECT_TRUE(d.Load(""));
+  EXPECT_EQ(d.Encode(), "");
+}
+
+// A site the master dropped from the stored directory (it left the group)
+// is gone from every site's copy once they load it again.
+TEST(PeerDirectoryTest, LoadReplacesAndRetainIfDropsSites) {
+  PeerDirectory d;
+  d.Set("a:1", "b:2");
+  EXPECT_TRUE(d.Load("c:3 d:4\ne:5 f:6\n"));
+  EXPECT_EQ(d.ClientAddress("a:1"), "");
+  d.RetainIf([](std::string_view repl) { return repl != "c:3"; });
+  EXPECT_EQ(d.Encode(), "e:5 f:6\n");
 }
 
 }  // namespace

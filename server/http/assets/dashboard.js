@@ -249,6 +249,17 @@ function render(s) {
           srv.blocked_clients + ' in BPOP');
   fillTable('clients', s.clients.map((c) => [String(c.id), c.addr, c.name || '–',
       c.cmd || '–', fmtDuration(c.idle_ms)]));
+  // The replication group (/api/stats "replication"), with replication yes:
+  // each site by its replication address, where clients reach it ('–'
+  // until the group's directory names it) and its link to this site.
+  const repl = s.replication;
+  $('replication-panel').hidden = !repl || repl.role === 'none';
+  if (repl && repl.role !== 'none') {
+    setText('replication-note', 'this site is the ' + repl.role + ', ' +
+            repl.group_sites + ' sites in the group');
+    fillTable('replication', repl.sites.map((x) => [x.site, x.role,
+        x.self ? 'this site' : x.link, x.client || '–']));
+  }
   const prev = samples.length > 1 ? samples[samples.length - 2] : null;
   const dt = prev ? (s.time_ms - prev.stats.time_ms) / 1000 : 0;
   const before = new Map(prev ? prev.stats.commands.map((c) => [c.name, c.calls]) : []);

@@ -1,0 +1,71 @@
+// ReplicaAnnouncer: a replica telling its master where clients reach it
+// (docs/replication.md, "Finding the master"). Berkeley DB knows each site
+// by its replication address only, and its message channels may stop the
+// loop on an unreachable peer, so the replica connects to the master's
+// RESP port instead, with hiredis's asynchronous API on the server's own
+// loop (its libevent adapter, as ClusterForwarder does), and sends
+//   AUTH [user] pass                       (when `pass` is set)
+//   REPLICATION ANNOUNCE <repl-listen> <client address>
+// The master adds the address to the group's directory, in the
+// replicated data (server/peer_directory.h).
+//
+// One announcement at a time on a connection of its own, closed once it
+// is answered; one not answered within `timeout_ms` is abandoned (its
+// connection closed) by the next Announce(). The caller repeats it every
+// few seconds while the directory does not name this site, so a lost one
+// costs a few seconds, never a stuck loop.
+//
+// Not thread-safe: everything runs on the loop thread.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+
+#include "server/libevent_ptr.h"
+
+struct redisAsyncContext;
+
+namespace frontier {
+
+class ReplicaAnnouncer {
+ public:
+  struct Options {
+    int64_t timeout_ms = 3000;
+    // AUTH sent first when `pass` is not empty (with `user` unless empty).
+    std::string user;
+    std::string pass;
+  };
+
+  // `base` must outlive the announcer.
+  explicit ReplicaAnnouncer(event_base* base);
+  // Closes the connection of an announcement in flight.
+  ~ReplicaAnnouncer();
+  ReplicaAnnouncer(const ReplicaAnnouncer&) = delete;
+  ReplicaAnnouncer& operator=(const ReplicaAnnouncer&) = delete;
+
+  // Tells the master at `master` (its client address, "host:port") that
+  // the site at `repl` is reached by clients at `client`. Does nothing
+  // while an earlier announcement younger than options.timeout_ms is in
+  // flight; abandons an older one. The outcome is only logged.
+  void Announce(const std::string& master, const std::string& repl,
+                const std::string& client, const Options& options,
+                int64_t now_ms);
+
+  // Announcements answered OK so far (for tests and logs).
+  uint64_t accepted() const { return accepted_; }
+
+ private:
+  static void OnConnect(const redisAsyncContext* ac, int status);
+  static void OnDisconnect(const redisAsyncContext* ac, int status);
+  static void OnReply(redisAsyncContext* ac, void* reply, void* privdata);
+  void Close();
+
+  event_base* base_;
+  redisAsyncContext* link_ = nullptr;  // null: no announcement in flight
+  std::string master_;                 // where link_ goes, for messages
+  int64_t started_ms_ = 0;
+  uint64_t accepted_ = 0;
+};
+
+}  // namespace frontier
