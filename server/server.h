@@ -16,6 +16,7 @@
 #pragma once
 
 #include <cstdint>
+#include <map>
 #include <memory>
 #include <optional>
 #include <unordered_map>
@@ -23,6 +24,7 @@
 
 #include "server/backup_runner.h"
 #include "server/blocked_clients.h"
+#include "server/cluster_etcd.h"
 #include "server/cluster_forwarder.h"
 #include "server/cluster_gather.h"
 #include "server/cluster_state.h"
@@ -247,6 +249,18 @@ class Server : private ConnectionEvents,
   // its master (this node, or the one whose repl address the group names),
   // for CLUSTER SLOTS/NODES/SHARDS and MOVED.
   void NoteOwnMaster();
+  // The directory in etcd (server_cluster_etcd.cc): follows it from
+  // UseCluster on, with cluster-etcd. A view with a new map: the map is
+  // taken if it is valid for this node and agrees with the shard's record
+  // (then cached in the data directory), else logged and ignored; the
+  // masters' keys name the other shards' masters. The tick, once a
+  // second, keeps this node's master key and the shard's record.
+  void FollowEtcd();
+  void OnEtcdView(EtcdView view);
+  void OnEtcdTrouble(const std::string& why);
+  void TakeEtcdMap(const cluster::EtcdKeyValue& kv);
+  void ApplyEtcdMasters();
+  void TickEtcd();
 
   void BeginShutdown(bool nosave, const char* why);
   void DrainOutputs();
@@ -277,6 +291,11 @@ class Server : private ConnectionEvents,
   // of the command running, with its hash tags taken off.
   std::optional<ClusterState> cluster_;
   std::unique_ptr<ClusterForwarder> forwarder_;
+  // With cluster-etcd: its thread, the tick, and the masters' keys as
+  // last read (shard name -> host:port).
+  std::unique_ptr<EtcdDirectory> etcd_;
+  std::unique_ptr<Timer> etcd_timer_;
+  std::map<std::string, std::string> etcd_masters_;
   std::vector<std::string> route_argv_;
   // Clients waiting for the parts of a command split over shards.
   std::unordered_map<uint64_t, ClusterGather> gathers_;
