@@ -32,8 +32,7 @@ void Server::FollowEtcd() {
       [this](const std::string& why) { OnEtcdTrouble(why); });
   etcd_timer_ = std::make_unique<Timer>(base_.get(), Timer::Kind::kPeriodic,
                                         [this] { TickEtcd(); });
-  etcd_timer_->Start(kEtcdTickMs);
-  TickEtcd();
+  etcd_timer_->Start(kEtcdTickMs);  // the first tick runs in the loop
 }
 
 void Server::OnEtcdTrouble(const std::string& why) {
@@ -108,13 +107,18 @@ void Server::TickEtcd() {
       master ? cluster_->map->shards()[shard].name : std::string(),
       cluster_->map->nodes()[cluster_->self].resp.ToString());
   if (!master || WritesRefused()) return;
+  // The record is read and written outside any pass, in a transaction of
+  // its own committed at once: a read of meta.db waits for the lock of a
+  // write to it that an open pass holds, which this thread would never
+  // release (SyncGroupDirectory, a timer that may run in the same pass,
+  // reads meta.db too). Cheap when the pass wrote nothing.
+  CommitPass();
+  frontier_.EndPass();
   StatusOr<bool> behind = ClusterRecordBehind(frontier_, *cluster_);
-  if (behind.ok() && !*behind) return;
   Status s = behind.status();
-  if (s.ok()) {
-    CommitPass();  // a write of its own, outside the clients' pass
-    s = SaveClusterRecord(frontier_, *cluster_);
-  }
+  if (s.ok() && *behind) s = SaveClusterRecord(frontier_, *cluster_);
+  frontier_.BeginPass();
+  if (behind.ok() && !*behind) return;
   if (!s.ok()) {  // no quorum now, say: tried again at the next tick
     Log(LogLevel::kVerbose, "Cluster: the shard's record not saved: %s",
         s.ToString().c_str());
