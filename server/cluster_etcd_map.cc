@@ -3,6 +3,7 @@
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
+#include <filesystem>
 #include <fstream>
 #include <sstream>
 
@@ -40,7 +41,10 @@ Status CheckClusterEtcdConfig(const Config& config) {
 }
 
 std::string EtcdMapCachePath(const Config& config) {
-  return config.dir + "/cluster-map.etcd";
+  // In a directory of its own: Berkeley DB looks at every file of the data
+  // directory when it copies it to a new replica, and complains of those
+  // that are not databases.
+  return config.dir + "/cluster/etcd-map";
 }
 
 StatusOr<ClusterState> LoadEtcdClusterState(const Config& config) {
@@ -91,6 +95,12 @@ StatusOr<ClusterState> LoadEtcdClusterState(const Config& config) {
 Status SaveEtcdMapCache(const Config& config, std::string_view text) {
   const std::string path = EtcdMapCachePath(config);
   const std::string aside = path + ".new";
+  std::error_code ec;
+  std::filesystem::create_directories(config.dir + "/cluster", ec);
+  if (ec) {
+    return Status::IOError("cannot create " + config.dir + "/cluster: " +
+                           ec.message());
+  }
   {
     std::ofstream out(aside, std::ios::binary | std::ios::trunc);
     out.write(text.data(), static_cast<std::streamsize>(text.size()));

@@ -17,7 +17,7 @@ namespace frontier {
 // [A-Za-z0-9_.-], and not both cluster-etcd and cluster-config-file.
 Status CheckClusterEtcdConfig(const Config& config);
 
-// The cached copy's path: "<dir>/cluster-map.etcd".
+// The cached copy's path: "<dir>/cluster/etcd-map".
 std::string EtcdMapCachePath(const Config& config);
 
 // The map at start, blocking (before the loop runs): etcd's, if an

@@ -187,6 +187,10 @@ class ClusterEtcdTest(unittest.TestCase):
                     self.assertEqual(slots, [
                         (0, SPLIT, HOSTS[0], ports[0]),
                         (SPLIT + 1, 16383, HOSTS[1], ports[1])])
+                config = clients[0].config_get("cluster-*")
+                self.assertEqual(
+                    (config["cluster-etcd"], config["cluster-name"]),
+                    (etcd.url, "one"))
                 # Each master holds its key.
                 wait_for(lambda: etcd.range("/frontierd/one/masters/") == {
                     "/frontierd/one/masters/a": f"{HOSTS[0]}:{ports[0]}",
@@ -248,7 +252,7 @@ class ClusterEtcdTest(unittest.TestCase):
                          "the outage in the log")
                 data = os.path.join(nodes[0].dir, "data")
                 self.assertTrue(os.path.exists(
-                    os.path.join(data, "cluster-map.etcd")))
+                    os.path.join(data, "cluster", "etcd-map")))
                 nodes[0].stop()
                 with node(HOSTS[0], ports[0], etcd, "one",
                           data=data) as back:
@@ -271,6 +275,18 @@ class ClusterEtcdTest(unittest.TestCase):
                         str(servers.free_port(HOSTS[0])), "--bind", HOSTS[0],
                         "--dir", os.path.join(tmp, "data"), "--cluster-etcd",
                         etcd.url, "--cluster-name", "none"]
+                for bad, said in (
+                        (["--cluster-etcd", "https://127.0.0.6:1"],
+                         "https is not supported"),
+                        (["--cluster-etcd", "http://127.0.0.6"],
+                         "not an etcd endpoint"),
+                        (["--cluster-name", "a/b"], "cluster-name 'a/b'"),
+                        (["--cluster-config-file", "/nonexistent"],
+                         "both set")):
+                    run = subprocess.run(argv + bad, capture_output=True,
+                                         text=True, timeout=30)
+                    self.assertNotEqual(run.returncode, 0, bad)
+                    self.assertIn(said, run.stdout + run.stderr)
                 run = subprocess.run(argv, capture_output=True, text=True,
                                      timeout=30)
                 self.assertNotEqual(run.returncode, 0)
