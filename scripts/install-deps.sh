@@ -56,10 +56,11 @@ apt_install "${todo[@]}"
 if [ "${1:-}" != "--test" ]; then exit 0; fi
 mapfile -t todo < <(missing "${TEST_PACKAGES[@]}")
 apt_install "${todo[@]}"
-# Debian's etcd-server enables a service on the default ports where systemd
-# runs; the tests start their own etcd, so it is stopped and disabled.
-if command -v systemctl >/dev/null 2>&1 &&
-    systemctl is-enabled etcd >/dev/null 2>&1; then
+# Debian's etcd-server starts a service on the default ports where systemd
+# runs; the tests start their own etcd, so once it is installed here the
+# service is stopped and disabled (a machine that had it is left alone).
+if printf '%s\n' "${todo[@]}" | grep -qx etcd-server &&
+    command -v systemctl >/dev/null 2>&1; then
   sudo=()
   if [ "$(id -u)" -ne 0 ]; then sudo=(sudo); fi
   "${sudo[@]}" systemctl disable --now etcd >/dev/null 2>&1 || true
