@@ -261,6 +261,13 @@ class Server : private ConnectionEvents,
   void TakeEtcdMap(const cluster::EtcdKeyValue& kv);
   void ApplyEtcdMasters();
   void TickEtcd();
+  // Commits the pass and leaves it: until frontier_.BeginPass(), no pass
+  // transaction is open. The shard's record in meta.db is read and
+  // written that way, since a read of meta.db waits for the lock of a
+  // write to it that an open pass holds (SyncGroupDirectory's, in the same
+  // pass), which this thread would never release. Cheap when the pass
+  // wrote nothing.
+  void LeavePass();
 
   void BeginShutdown(bool nosave, const char* why);
   void DrainOutputs();
@@ -296,6 +303,8 @@ class Server : private ConnectionEvents,
   std::unique_ptr<EtcdDirectory> etcd_;
   std::unique_ptr<Timer> etcd_timer_;
   std::map<std::string, std::string> etcd_masters_;
+  // A map whose check against the record failed for want of a read.
+  std::optional<cluster::EtcdKeyValue> etcd_retry_;
   std::vector<std::string> route_argv_;
   // Clients waiting for the parts of a command split over shards.
   std::unordered_map<uint64_t, ClusterGather> gathers_;

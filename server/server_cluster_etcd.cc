@@ -35,6 +35,11 @@ void Server::FollowEtcd() {
   etcd_timer_->Start(kEtcdTickMs);  // the first tick runs in the loop
 }
 
+void Server::LeavePass() {
+  CommitPass();
+  frontier_.EndPass();
+}
+
 void Server::OnEtcdTrouble(const std::string& why) {
   if (why.empty()) {
     Log(LogLevel::kNotice, "Cluster: etcd answers again");
@@ -63,8 +68,21 @@ void Server::TakeEtcdMap(const cluster::EtcdKeyValue& kv) {
                              std::to_string(kv.mod_revision) + ")";
   StatusOr<ClusterState> state =
       ClusterStateFromText(kv.value, origin, config_.bind, config_.port);
-  Status s = state.ok() ? CheckClusterRecord(frontier_, *state)
-                        : state.status();
+  Status s = state.status();
+  if (s.ok()) {
+    LeavePass();
+    s = CheckClusterRecord(frontier_, *state);
+    frontier_.BeginPass();
+  }
+  etcd_retry_.reset();
+  if (!s.ok() && !s.IsInvalidArgument()) {
+    // The record could not be read (a replica applying its master's log,
+    // say): the map is tried again at the next tick.
+    Log(LogLevel::kVerbose, "Cluster: map of %s not checked yet: %s",
+        origin.c_str(), s.ToString().c_str());
+    etcd_retry_ = kv;
+    return;
+  }
   // Not taken again until it changes.
   cluster_->etcd_revision = kv.mod_revision;
   if (!s.ok()) {
@@ -101,19 +119,17 @@ void Server::ApplyEtcdMasters() {
 }
 
 void Server::TickEtcd() {
+  if (etcd_retry_) {
+    const cluster::EtcdKeyValue kv = *etcd_retry_;
+    TakeEtcdMap(kv);
+  }
   const size_t shard = cluster_->self_shard();
   const bool master = repl_role_ != ReplicationRole::kReplica;
   etcd_->HoldMasterKey(
       master ? cluster_->map->shards()[shard].name : std::string(),
       cluster_->map->nodes()[cluster_->self].resp.ToString());
   if (!master || WritesRefused()) return;
-  // The record is read and written outside any pass, in a transaction of
-  // its own committed at once: a read of meta.db waits for the lock of a
-  // write to it that an open pass holds, which this thread would never
-  // release (SyncGroupDirectory, a timer that may run in the same pass,
-  // reads meta.db too). Cheap when the pass wrote nothing.
-  CommitPass();
-  frontier_.EndPass();
+  LeavePass();  // the record is written in a transaction of its own
   StatusOr<bool> behind = ClusterRecordBehind(frontier_, *cluster_);
   Status s = behind.status();
   if (s.ok() && *behind) s = SaveClusterRecord(frontier_, *cluster_);
