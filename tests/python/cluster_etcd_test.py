@@ -8,7 +8,8 @@ stopped by its PID and every wait is bounded.
   master holds its master key;
 - a change made with the tool reaches every node within a bounded time; a
   stale compare-and-swap is refused and changes nothing; a map that moves
-  a shard's slots, or is not valid, is refused by the nodes;
+  a shard's slots, is not valid, or is older than the shard's record is
+  refused by the nodes;
 - with etcd killed, the cluster keeps serving (forwarded commands too), and
   a node restarted meanwhile starts from its cached copy of the map;
 - a new process joins a shard as a replica (added with the tool), then
@@ -238,6 +239,15 @@ class ClusterEtcdTest(unittest.TestCase):
                 for n in nodes:
                     wait_for(lambda: n.logs().count("map refused") == 2, 10,
                              "the bad map refused")
+                # So is a map older than what the shards recorded (epoch 2).
+                etcd.put("/frontierd/one/map",
+                         f"epoch 1\nshard a 0-{SPLIT}\n"
+                         f"shard b {SPLIT + 1}-16383\n"
+                         f"node a {HOSTS[0]}:{ports[0]}\n"
+                         f"node b {HOSTS[1]}:{ports[1]}\n")
+                for n in nodes:
+                    wait_for(lambda: "the map's epoch 1 is older than shard"
+                             in n.logs(), 10, "the older map refused")
                 for c in clients:
                     self.assertEqual(epoch_of(c), 2)
 
