@@ -45,6 +45,12 @@ ClusterGather ClusterGather::Sum(size_t parts) {
   return g;
 }
 
+ClusterGather ClusterGather::Top(size_t parts, size_t n) {
+  ClusterGather g = Sum(parts);
+  g.top_ = n;
+  return g;
+}
+
 void ClusterGather::Add(size_t part, const RelayedReply& reply) {
   if (waiting_ == 0) return;
   --waiting_;
@@ -79,8 +85,15 @@ std::string ClusterGather::Reply() const {
   ReplyWriter writer(&out);
   if (sum_) {
     if (!error_.empty()) return error_;
-    writer.Array(2 * sums_.size());
-    for (const auto& [name, total] : sums_) {
+    std::vector<std::pair<std::string, int64_t>> rows = sums_;
+    if (top_) {
+      std::sort(rows.begin(), rows.end(), [](const auto& a, const auto& b) {
+        return a.second != b.second ? a.second > b.second : a.first < b.first;
+      });
+      if (rows.size() > *top_) rows.resize(*top_);
+    }
+    writer.Array(2 * rows.size());
+    for (const auto& [name, total] : rows) {
       writer.Bulk(name);
       writer.Int(total);
     }

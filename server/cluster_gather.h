@@ -1,11 +1,13 @@
 // ClusterGather: one client's command split over several shards
 // (docs/cluster.md), and the reply put together from theirs: an MSEEN's
-// answers back in argument order, or STATS CLUSTER's counters summed. Pure:
+// or a MADD's answers back in argument order, STATS CLUSTER's counters
+// summed, or SITE TOP CLUSTER's lists merged. Pure:
 // parts' replies in, one RESP reply out.
 #pragma once
 
 #include <cstddef>
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -31,6 +33,10 @@ class ClusterGather {
   // `parts` flat arrays of name and integer pairs (STATS), summed name by
   // name in the first reply's order; an error of any part is the reply.
   static ClusterGather Sum(size_t parts);
+  // `parts` flat arrays of name and integer pairs (SITE TOP of each shard,
+  // whose sites are its own), merged: the `n` largest, largest first, ties
+  // by name, as SITE TOP answers; an error of any part is the reply.
+  static ClusterGather Top(size_t parts, size_t n);
 
   // Part `part`'s reply (once per part).
   void Add(size_t part, const RelayedReply& reply);
@@ -40,6 +46,7 @@ class ClusterGather {
 
  private:
   bool sum_ = false;
+  std::optional<size_t> top_;  // Top: how many
   size_t waiting_ = 0;
   std::vector<std::vector<size_t>> positions_;
   std::vector<std::string> answers_;                   // Place: RESP per answer

@@ -22,8 +22,9 @@ std::optional<Tagged> SplitTag(std::string_view key) {
   return Tagged{key.substr(1, close - 1), key.substr(close + 1)};
 }
 
-// The argument positions whose keys place the command: KeySpec's, and
-// MADD's links (MADD ref url... or MADD ref DATA url value...).
+// The argument positions whose keys are read: KeySpec's, and MADD's links
+// (MADD ref url... or MADD ref DATA url value...), whose hash tags are
+// checked and taken off, though only the ref places a MADD.
 std::vector<size_t> PlacingKeys(const CommandSpec& spec,
                                 std::span<const std::string> argv) {
   std::vector<size_t> positions = KeyPositions(spec, argv);
@@ -34,6 +35,19 @@ std::vector<size_t> PlacingKeys(const CommandSpec& spec,
     }
   }
   return positions;
+}
+
+// Puts `index` in the part of shard `owner`, a new one at the end if
+// `parts` has none yet.
+void AddToPart(std::vector<std::pair<size_t, std::vector<size_t>>>& parts,
+               size_t owner, size_t index) {
+  auto part = std::find_if(parts.begin(), parts.end(),
+                           [owner](const auto& p) { return p.first == owner; });
+  if (part == parts.end()) {
+    parts.push_back({owner, {}});
+    part = parts.end() - 1;
+  }
+  part->second.push_back(index);
 }
 
 }  // namespace
@@ -75,6 +89,7 @@ RouteDecision DecideRoute(const CommandSpec& spec,
   for (size_t pos : PlacingKeys(spec, argv)) {
     const std::string& key = argv[pos];
     int slot = -1;
+    bool tag = false;
     if (std::optional<Tagged> t = SplitTag(key)) {
       std::optional<std::string> site = SiteOfKey(t->rest, rules);
       if (site && *site != t->tag) {
@@ -91,7 +106,7 @@ RouteDecision DecideRoute(const CommandSpec& spec,
       }
       decision.stripped[pos] = std::string(t->rest);
       slot = cluster::SiteSlot(t->tag);
-      tagged = true;
+      tag = true;
     } else if (std::optional<std::string> site = SiteOfKey(key, rules)) {
       slot = cluster::SiteSlot(*site);
     } else {
@@ -99,6 +114,8 @@ RouteDecision DecideRoute(const CommandSpec& spec,
     }
     const size_t owner = state.map->ShardOfSlot(slot);
     owners[pos] = owner;
+    if (spec.name == "madd" && pos != 1) continue;  // placed by its ref
+    tagged = tagged || tag;
     several = several || (shard && *shard != owner);
     if (first_slot < 0) first_slot = slot;
     if (!shard) shard = owner;
@@ -111,15 +128,8 @@ RouteDecision DecideRoute(const CommandSpec& spec,
     }
     decision.kind = RouteDecision::Kind::kFanOut;
     for (size_t pos = 1; pos < argv.size(); ++pos) {
-      const size_t owner = owners[pos].value_or(state.self_shard());
-      auto part =
-          std::find_if(decision.parts.begin(), decision.parts.end(),
-                       [owner](const auto& p) { return p.first == owner; });
-      if (part == decision.parts.end()) {
-        decision.parts.push_back({owner, {}});
-        part = decision.parts.end() - 1;
-      }
-      part->second.push_back(pos);
+      AddToPart(decision.parts, owners[pos].value_or(state.self_shard()),
+                pos);
     }
     return decision;
   }
@@ -132,6 +142,21 @@ RouteDecision DecideRoute(const CommandSpec& spec,
                    std::to_string(first_slot) + " " +
                    state.master_of(*shard).resp.ToString();
   return decision;
+}
+
+std::vector<std::pair<size_t, std::vector<size_t>>> SplitLinks(
+    std::span<const std::string_view> urls, const ClusterState& state,
+    const SiteRules& rules) {
+  std::vector<std::pair<size_t, std::vector<size_t>>> parts = {
+      {state.self_shard(), {}}};
+  for (size_t i = 0; i < urls.size(); ++i) {
+    size_t owner = state.self_shard();
+    if (std::optional<std::string> site = SiteOfKey(urls[i], rules)) {
+      owner = state.map->ShardOfSlot(cluster::SiteSlot(*site));
+    }
+    AddToPart(parts, owner, i);
+  }
+  return parts;
 }
 
 }  // namespace frontier

@@ -56,12 +56,22 @@ struct RouteDecision {
   std::vector<std::pair<size_t, std::vector<size_t>>> parts;
 };
 
-// Where `argv`, a command of `spec`, runs in the cluster `state`. MADD's
-// links are keys too (its KeySpec names the ref only, for COMMAND). An
-// MSEEN of plain keys of several shards is split (kFanOut); any other
-// command with keys of several shards is refused (CROSSSLOT).
+// Where `argv`, a command of `spec`, runs in the cluster `state`. A MADD
+// runs where its ref lives (its KeySpec names the ref only, for COMMAND;
+// a ref that is no URL runs here): its handler sends the links of other
+// shards there (SplitLinks), but their hash tags are checked and taken
+// off here too. An MSEEN of plain keys of several shards is split
+// (kFanOut); any other command with keys of several shards is refused
+// (CROSSSLOT).
 RouteDecision DecideRoute(const CommandSpec& spec,
                           std::span<const std::string> argv,
                           const ClusterState& state, const SiteRules& rules);
+
+// MADD's links by owner (docs/cluster.md): per shard, this node's first,
+// the indices in `urls` of its links. A link that is no URL goes with
+// this node's shard, whose storage names its error.
+std::vector<std::pair<size_t, std::vector<size_t>>> SplitLinks(
+    std::span<const std::string_view> urls, const ClusterState& state,
+    const SiteRules& rules);
 
 }  // namespace frontier

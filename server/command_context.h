@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "protocol/reply_writer.h"
+#include "server/cluster_gather.h"
 #include "server/cluster_state.h"
 #include "server/config.h"
 #include "server/pubsub.h"
@@ -77,6 +78,20 @@ struct ClientSnapshot {
   bool closing = false;     // its last reply is on the way; then it closes
 };
 
+// A BPOP that found nothing: wait for URLs until `deadline_ms`.
+struct BlockRequest {
+  int64_t deadline_ms = 0;  // wall clock; 0 = wait forever
+  size_t count = 1;
+  bool with_count = false;  // reply shape, see ReplyPopped
+  bool with_data = false;   // WITHDATA: each URL with its value
+  int64_t lease_ms = 0;     // 0 = lease-timeout
+  // PARTITION name: only that partition's URLs; "" = any partition. Kept
+  // by name: the map may change (CONFIG SET) while the client waits.
+  std::string partition;
+  // The client's crawl ("" = the default crawl): BPOP waits in it.
+  std::string crawl;
+};
+
 // What admin commands may ask of the event loop beyond their own client.
 // The Server implements it; a handler reaches it as CommandContext::server.
 class ServerControl {
@@ -131,21 +146,27 @@ class ServerControl {
   // it must not, having replied (MOVED, an error) or been forwarded to its
   // shard (CommandEffects::await_forward).
   virtual bool RouteCommand(const CommandSpec& spec, CommandContext& ctx) = 0;
+  // MADD across shards (docs/cluster.md), from its handler: `local`, the
+  // elements of the links it stored in this pass, is part 0 of `gather`
+  // and final once the pass commits (an error in each element if the
+  // commit fails); parts[i] (a shard, an argv) is sent to that shard's
+  // master as part i + 1. ctx's client waits (await_forward) and is
+  // answered once every part is in.
+  virtual void SpreadLinks(
+      CommandContext& ctx, RelayedReply local,
+      std::vector<std::pair<size_t, std::vector<std::string>>> parts,
+      ClusterGather gather) = 0;
+  // POP|BPOP ... ANYSHARD (docs/cluster.md) that found nothing on this
+  // shard: `argv` (a POP without ANYSHARD) is sent to the other shards'
+  // masters one at a time, and ctx's client (await_forward) gets the first
+  // reply with a URL; if none has one (or answers at all), the empty
+  // reply of POP's shape (`with_count`: an empty array, else nil), or,
+  // with `then_wait` (BPOP), it waits on this shard as BPOP does.
+  virtual void PopElsewhere(CommandContext& ctx, std::vector<std::string> argv,
+                            bool with_count,
+                            std::optional<BlockRequest> then_wait) = 0;
 };
 
-// A BPOP that found nothing: wait for URLs until `deadline_ms`.
-struct BlockRequest {
-  int64_t deadline_ms = 0;  // wall clock; 0 = wait forever
-  size_t count = 1;
-  bool with_count = false;  // reply shape, see ReplyPopped
-  bool with_data = false;   // WITHDATA: each URL with its value
-  int64_t lease_ms = 0;     // 0 = lease-timeout
-  // PARTITION name: only that partition's URLs; "" = any partition. Kept
-  // by name: the map may change (CONFIG SET) while the client waits.
-  std::string partition;
-  // The client's crawl ("" = the default crawl): BPOP waits in it.
-  std::string crawl;
-};
 
 struct CommandEffects {
   bool close_after_reply = false;       // QUIT

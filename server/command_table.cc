@@ -41,6 +41,11 @@ constexpr std::array kCommands = {
                 "Adds the links of one page in one transaction, each "
                 "optionally with its value (MADD ref DATA url value ...).",
                 "", kUrlKey},
+    // A MADD's links sent to their shard (docs/cluster.md): only on
+    // another node's link.
+    CommandSpec{"maddlinks", c::MAddLinks, -5, kW | kWk | kCr, "frontier",
+                "Internal to a cluster: a MADD's links stored on their "
+                "shard with the ref's depth (docs/cluster.md)."},
     CommandSpec{"pop", c::Pop, -1, kW | kWk | kCr, "frontier",
                 "Leases the next URL(s) from ready sites."},
     CommandSpec{"bpop", c::BPop, -2, kW | kB | kWk | kCr, "frontier",

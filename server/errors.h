@@ -208,5 +208,12 @@ inline constexpr std::string_view kForwardMaybeRun =
     ": the command may or may not have run";
 inline constexpr std::string_view kForwardDownPrefix = "CLUSTERDOWN ";
 inline constexpr std::string_view kForwardNotRun = ": the command was not run";
+// MADDLINKS (a MADD's links sent to their shard) on a connection that is
+// not another node's link, logged in as the cluster's user.
+inline constexpr std::string_view kClusterInternal =
+    "ERR MADDLINKS is internal to the cluster: only another node's link "
+    "(CLUSTER LINK, logged in as cluster-auth-user) may send it";
+inline constexpr std::string_view kLinksDepth =
+    "ERR MADDLINKS depth is '-' or an integer from 0 to 65535";
 
 }  // namespace frontier::errors

@@ -238,13 +238,31 @@ class Server : private ConnectionEvents,
   }
   Status ReloadCluster() override;
   bool RouteCommand(const CommandSpec& spec, CommandContext& ctx) override;
+  void SpreadLinks(
+      CommandContext& ctx, RelayedReply local,
+      std::vector<std::pair<size_t, std::vector<std::string>>> parts,
+      ClusterGather gather) override;
+  void PopElsewhere(CommandContext& ctx, std::vector<std::string> argv,
+                    bool with_count,
+                    std::optional<BlockRequest> then_wait) override;
+  // A reply to a POP ... ANYSHARD of `client` sent to another shard: true
+  // if it was empty and the POP went on to the next shard.
+  bool PopGoesOn(uint64_t client, const RelayedReply& reply);
+  // A BPOP ... ANYSHARD that no other shard could serve: the client, still
+  // blocked, now waits on this shard as BPOP does.
+  void WaitAfterAll(uint64_t client, BlockRequest request);
   void OnForwardReply(uint64_t client, uint32_t part, RelayedReply reply);
-  // Forwards part i of a command split over shards (MSEEN, STATS CLUSTER)
-  // to shard parts[i].first as parts[i].second, for ctx's client, whose
-  // reply `gather` puts together.
+  // Forwards part first_part + i of a command split over shards (MSEEN,
+  // STATS CLUSTER, MADD) to shard parts[i].first as parts[i].second, for
+  // ctx's client, whose reply `gather` puts together; within `timeout_ms`
+  // if > 0, else cluster-forward-timeout.
   void FanOut(CommandContext& ctx,
               std::vector<std::pair<size_t, std::vector<std::string>>> parts,
-              ClusterGather gather);
+              ClusterGather gather, uint32_t first_part = 0,
+              int64_t timeout_ms = 0);
+  // After the pass's commit (`committed`): hands the local parts of the
+  // MADDs spread in it to their gathers (SpreadLinks).
+  void SettleLocalParts(const Status& committed);
   // After a replication role change: which member of this node's shard is
   // its master (this node, or the one whose repl address the group names),
   // for CLUSTER SLOTS/NODES/SHARDS and MOVED.
@@ -306,8 +324,23 @@ class Server : private ConnectionEvents,
   // A map whose check against the record failed for want of a read.
   std::optional<cluster::EtcdKeyValue> etcd_retry_;
   std::vector<std::string> route_argv_;
-  // Clients waiting for the parts of a command split over shards.
+  // Clients waiting for the parts of a command split over shards, and the
+  // local parts of this pass's MADDs, final when the pass commits.
   std::unordered_map<uint64_t, ClusterGather> gathers_;
+  std::vector<std::pair<uint64_t, RelayedReply>> pass_local_parts_;
+  // POP ... ANYSHARD in progress, per client: the POP sent on, the shards
+  // still to ask, the empty reply if none has a URL; and where the next
+  // one starts (round robin, so that idle workers do not all ask the same
+  // shard first).
+  struct PopChain {
+    std::vector<std::string> argv;
+    std::vector<size_t> shards;
+    std::string empty;
+    std::string crawl;
+    std::optional<BlockRequest> then_wait;  // BPOP: wait here after all
+  };
+  std::unordered_map<uint64_t, PopChain> pop_chains_;
+  size_t pop_next_shard_ = 0;
 
   std::unordered_map<uint64_t, std::unique_ptr<Connection>> connections_;
   uint64_t next_client_id_ = 0;

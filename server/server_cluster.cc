@@ -4,7 +4,10 @@
 // shard's master (ClusterForwarder) with the reply relayed to the client,
 // which waits for it unread, so its replies keep their order. Part of the
 // Server class.
+#include <algorithm>
+
 #include "server/args.h"
+#include "server/clock.h"
 #include "server/cluster_route.h"
 #include "server/errors.h"
 #include "server/log.h"
@@ -25,6 +28,14 @@ ClusterForwarder::Options ForwardOptions(const Config& config) {
     options.pass = config.requirepass;
   }
   return options;
+}
+
+// `argv` for each of `shards` shards (a command every shard answers).
+std::vector<std::pair<size_t, std::vector<std::string>>> EveryShard(
+    size_t shards, const std::vector<std::string>& argv) {
+  std::vector<std::pair<size_t, std::vector<std::string>>> parts;
+  for (size_t s = 0; s < shards; ++s) parts.push_back({s, argv});
+  return parts;
 }
 
 void LogMap(const ClusterState& state, const char* verb) {
@@ -82,12 +93,23 @@ bool Server::RouteCommand(const CommandSpec& spec, CommandContext& ctx) {
       EqualsIgnoreCase(ctx.argv[1], "CLUSTER")) {
     // Every shard's counters, this one's too (over this node's own link,
     // so that each part runs in the client's crawl the same way).
-    std::vector<std::pair<size_t, std::vector<std::string>>> parts;
-    for (size_t s = 0; s < cluster_->map->shards().size(); ++s) {
-      parts.push_back({s, {"STATS"}});
-    }
-    const size_t n = parts.size();
-    FanOut(ctx, std::move(parts), ClusterGather::Sum(n));
+    const size_t shards = cluster_->map->shards().size();
+    FanOut(ctx, EveryShard(shards, {"STATS"}), ClusterGather::Sum(shards));
+    return true;
+  }
+  if (spec.name == "site" && (ctx.argv.size() == 3 || ctx.argv.size() == 4) &&
+      EqualsIgnoreCase(ctx.argv[1], "TOP") &&
+      EqualsIgnoreCase(ctx.argv.back(), "CLUSTER")) {
+    // SITE TOP [n] CLUSTER: every shard's SITE TOP n (each checks n),
+    // merged; a site lives on one shard, so no two lists name it.
+    std::vector<std::string> argv = {"SITE", "TOP"};
+    if (ctx.argv.size() == 4) argv.push_back(ctx.argv[2]);
+    const size_t n =
+        ctx.argv.size() == 4
+            ? static_cast<size_t>(ParseInt64(ctx.argv[2]).value_or(0))
+            : 10;
+    const size_t shards = cluster_->map->shards().size();
+    FanOut(ctx, EveryShard(shards, argv), ClusterGather::Top(shards, n));
     return true;
   }
   const SiteRules rules{config_.politeness_scope, config_.max_url_length};
@@ -163,18 +185,131 @@ void Server::NoteOwnMaster() {
 void Server::FanOut(
     CommandContext& ctx,
     std::vector<std::pair<size_t, std::vector<std::string>>> parts,
-    ClusterGather gather) {
-  forwarder_->set_options(ForwardOptions(config_));
+    ClusterGather gather, uint32_t first_part, int64_t timeout_ms) {
+  ClusterForwarder::Options options = ForwardOptions(config_);
+  if (timeout_ms > 0) options.timeout_ms = timeout_ms;
+  forwarder_->set_options(std::move(options));
   gathers_.insert_or_assign(ctx.client.id, std::move(gather));
   for (uint32_t i = 0; i < parts.size(); ++i) {
     forwarder_->Forward(cluster_->master_of(parts[i].first).resp, ctx.client.id,
-                        ctx.client.crawl, parts[i].second, ctx.now_ms, i);
+                        ctx.client.crawl, parts[i].second, ctx.now_ms,
+                        first_part + i);
   }
   ctx.effects.await_forward = true;
 }
 
+void Server::SpreadLinks(
+    CommandContext& ctx, RelayedReply local,
+    std::vector<std::pair<size_t, std::vector<std::string>>> parts,
+    ClusterGather gather) {
+  pass_local_parts_.emplace_back(ctx.client.id, std::move(local));
+  // A MADD another node forwarded here waits there for this reply, under
+  // the same timeout: its parts get two thirds of it, so that a shard that
+  // does not answer costs its own links only, not the whole MADD.
+  const int64_t timeout_ms =
+      ctx.client.cluster_link
+          ? std::max<int64_t>(1, config_.cluster_forward_timeout_ms * 2 / 3)
+          : 0;
+  FanOut(ctx, std::move(parts), std::move(gather), 1, timeout_ms);
+}
+
+void Server::SettleLocalParts(const Status& committed) {
+  std::vector<std::pair<uint64_t, RelayedReply>> parts;
+  parts.swap(pass_local_parts_);
+  for (auto& [client, reply] : parts) {
+    if (!committed.ok()) {
+      reply.elements.clear();
+      reply.resp.clear();
+      ReplyWriter writer(&reply.resp);
+      ReplyStatus(writer, committed);
+      reply.error = true;
+    }
+    OnForwardReply(client, 0, std::move(reply));
+  }
+}
+
+void Server::PopElsewhere(CommandContext& ctx, std::vector<std::string> argv,
+                          bool with_count,
+                          std::optional<BlockRequest> then_wait) {
+  PopChain chain;
+  const size_t shards = cluster_->map->shards().size();
+  for (size_t k = 0; k < shards; ++k) {
+    const size_t shard = (pop_next_shard_ + k) % shards;
+    if (shard != cluster_->self_shard()) chain.shards.push_back(shard);
+  }
+  pop_next_shard_ = (pop_next_shard_ + 1) % shards;
+  const auto write_empty = [with_count](ReplyWriter& out) {
+    if (with_count) {
+      out.Array(0);
+    } else {
+      out.Null();
+    }
+  };
+  if (chain.shards.empty()) {  // a cluster of one shard: nothing more
+    if (then_wait) {
+      ctx.effects.block = std::move(then_wait);
+    } else {
+      write_empty(ctx.reply);
+    }
+    return;
+  }
+  chain.then_wait = std::move(then_wait);
+  ReplyWriter empty(&chain.empty);
+  write_empty(empty);
+  chain.argv = std::move(argv);
+  chain.crawl = ctx.client.crawl;
+  const size_t first = chain.shards.front();
+  chain.shards.erase(chain.shards.begin());
+  forwarder_->set_options(ForwardOptions(config_));
+  forwarder_->Forward(cluster_->master_of(first).resp, ctx.client.id,
+                      ctx.client.crawl, chain.argv, ctx.now_ms);
+  pop_chains_.insert_or_assign(ctx.client.id, std::move(chain));
+  ctx.effects.await_forward = true;
+}
+
+bool Server::PopGoesOn(uint64_t client, const RelayedReply& reply) {
+  auto it = pop_chains_.find(client);
+  if (it == pop_chains_.end()) return false;
+  PopChain& chain = it->second;
+  // A URL (or several): the answer. An empty reply, or a shard that
+  // cannot answer: the next shard.
+  const bool empty = reply.error || reply.resp == chain.empty;
+  if (!empty || chain.shards.empty() || Find(client) == nullptr) {
+    return false;
+  }
+  const size_t next = chain.shards.front();
+  chain.shards.erase(chain.shards.begin());
+  forwarder_->Forward(cluster_->master_of(next).resp, client, chain.crawl,
+                      chain.argv, NowMs());
+  return true;
+}
+
+void Server::WaitAfterAll(uint64_t client, BlockRequest request) {
+  Connection* conn = Find(client);
+  if (conn == nullptr || conn->state() != Connection::State::kBlocked) {
+    return;  // the client left meanwhile
+  }
+  conn->StartReading();
+  blocked_.Add(conn->id(), std::move(request));
+  UpdateClientCounts();
+}
+
 void Server::OnForwardReply(uint64_t client, uint32_t part,
                             RelayedReply reply) {
+  if (PopGoesOn(client, reply)) return;
+  if (auto it = pop_chains_.find(client); it != pop_chains_.end()) {
+    // The last shard asked: its URL, or the empty reply (an error of a
+    // shard that could not answer is not the POP's answer), or a BPOP
+    // waits on this shard after all.
+    PopChain chain = std::move(it->second);
+    pop_chains_.erase(it);
+    const bool empty = reply.error || reply.resp == chain.empty;
+    if (empty && chain.then_wait) {
+      WaitAfterAll(client, std::move(*chain.then_wait));
+      return;
+    }
+    if (reply.error) reply.resp = chain.empty;
+  }
   std::string resp;
   if (auto it = gathers_.find(client); it != gathers_.end()) {
     it->second.Add(part, reply);

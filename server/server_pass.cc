@@ -146,6 +146,7 @@ void Server::CommitPass() {
     for (uint32_t i = 0; i < pc.count; ++i) ReplyStatus(writer, s);
     ListOutput(*conn);
   }
+  if (!pass_local_parts_.empty()) SettleLocalParts(s);
 }
 
 void Server::ExpireBlocked(int64_t now_ms) {

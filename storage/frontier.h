@@ -73,6 +73,21 @@ class Frontier {
       std::string_view ref, const std::vector<std::string_view>& urls,
       const std::vector<std::string_view>& data, int64_t now_ms) = 0;
 
+  // A MADD's links that another shard than their ref's stores
+  // (docs/cluster.md): AddMany() (data null) or AddManyWithData() of the
+  // links, with what the ref's own shard read of the ref: its depth
+  // (nullopt if unknown there) and its site under depth-scope. A link
+  // gets the depth a MADD on one node would give it. The ref URL itself
+  // is still read here for the scope's ref rules.
+  struct RemoteRef {
+    std::string_view url;
+    std::optional<int> depth;
+    std::string_view depth_site;
+  };
+  virtual StatusOr<std::vector<StatusOr<AddOutcome>>> AddLinksOfRemoteRef(
+      const RemoteRef& ref, const std::vector<std::string_view>& urls,
+      const std::vector<std::string_view>* data, int64_t now_ms) = 0;
+
   // POP COUNT n LEASE ms: up to `count` URLs from ready sites, first in Q
   // order, each leased until now + lease_ms (lease_ms <= 0: lease_timeout).
   // Runs Tick(now_ms) first. Returns the normalised URLs (possibly none).

@@ -46,9 +46,28 @@ StatusOr<std::vector<StatusOr<AddOutcome>>> FrontierImpl::AddManyWithData(
   return AddLinks(ref, urls, &data, now_ms);
 }
 
+StatusOr<std::vector<StatusOr<AddOutcome>>> FrontierImpl::AddLinksOfRemoteRef(
+    const RemoteRef& ref, const std::vector<std::string_view>& urls,
+    const std::vector<std::string_view>* data, int64_t now_ms) {
+  if (data != nullptr) {
+    if (data->size() != urls.size()) {
+      return Status::InvalidArgument("every URL needs a value");
+    }
+    for (std::string_view value : *data) {
+      Status s = CheckDataSize(value);
+      if (!s.ok()) return s;
+    }
+  }
+  RefContext given;
+  given.depth_site_fp = Fingerprint(ref.depth_site);
+  given.depth = ref.depth;
+  return AddLinks(ref.url, urls, data, now_ms, &given);
+}
+
 StatusOr<std::vector<StatusOr<AddOutcome>>> FrontierImpl::AddLinks(
     std::string_view ref, const std::vector<std::string_view>& urls,
-    const std::vector<std::string_view>* data, int64_t now_ms) {
+    const std::vector<std::string_view>* data, int64_t now_ms,
+    const RefContext* given) {
   std::optional<Resolved> source;
   if (!ref.empty()) {
     StatusOr<Resolved> r = Resolve(ref, "invalid ref URL");
@@ -73,7 +92,9 @@ StatusOr<std::vector<StatusOr<AddOutcome>>> FrontierImpl::AddLinks(
       if (out_of_scope[i]) results[i] = AddOutcome::kOutOfScope;
     }
     RefContext ctx;
-    if (source) {
+    if (given != nullptr) {
+      ctx = *given;
+    } else if (source) {
       Status rs = LoadRefContext(t, *source, &ctx);
       if (!rs.ok()) return rs;
     }
@@ -81,7 +102,8 @@ StatusOr<std::vector<StatusOr<AddOutcome>>> FrontierImpl::AddLinks(
     for (uint32_t i : order) {
       if (data != nullptr) options.data = (*data)[i];
       AddOutcome outcome = AddOutcome::kKnown;
-      Status as = AddOne(t, *targets[i], source ? &ctx : nullptr, options,
+      const bool has_ref = source || given != nullptr;
+      Status as = AddOne(t, *targets[i], has_ref ? &ctx : nullptr, options,
                          now_ms, /*likely_new=*/false, &outcome);
       if (as.IsInvalidArgument()) {
         results[i] = as;

@@ -82,7 +82,10 @@ class FrontierImpl final : public Frontier {
   StatusOr<std::vector<StatusOr<AddOutcome>>> AddManyWithData(
       std::string_view ref, const std::vector<std::string_view>& urls,
       const std::vector<std::string_view>& data,
-      int64_t now_ms) override;  // frontier_batch.cc
+      int64_t now_ms) override;
+  StatusOr<std::vector<StatusOr<AddOutcome>>> AddLinksOfRemoteRef(
+      const RemoteRef& ref, const std::vector<std::string_view>& urls,
+      const std::vector<std::string_view>* data, int64_t now_ms) override;  // frontier_batch.cc
   StatusOr<std::vector<PoppedUrl>> PopWithData(
       std::optional<size_t> partition, size_t count, int64_t lease_ms,
       int64_t now_ms) override;  // frontier_data.cc
@@ -288,10 +291,13 @@ class FrontierImpl final : public Frontier {
   // With options.replace_data, its value becomes options.data.
   Status AddKnown(DbTxn* t, const Resolved& url, const AddOptions& options,
                   int64_t now_ms, UrlRecord* rec, AddOutcome* out);
-  // AddMany() and AddManyWithData() (data null: no values).
+  // AddMany() and AddManyWithData() (data null: no values); with
+  // `given`, the ref's context is that, not read from the ref's record
+  // (AddLinksOfRemoteRef).
   StatusOr<std::vector<StatusOr<AddOutcome>>> AddLinks(
       std::string_view ref, const std::vector<std::string_view>& urls,
-      const std::vector<std::string_view>* data, int64_t now_ms);
+      const std::vector<std::string_view>* data, int64_t now_ms,
+      const RefContext* given = nullptr);
   // Pops the first ready URL of `partition` (nullopt: of any partition),
   // and appends its value to *data unless data is null.
   Status PopOne(DbTxn* t, std::optional<size_t> partition, int64_t lease_ms,

@@ -42,6 +42,10 @@ frontierd:
                          GET-MASTER-ADDR-BY-NAME), so the worker follows a
                          failover; replaces -h/-p
   --repl-name <name>     the group's repl-name (default frontierd)
+  --nodes <list>         a cluster's nodes, host:port,... : each connect
+                         takes the first that answers (moving on with every
+                         connect), BPOP asks ANYSHARD, --exit-when-done
+                         reads STATS CLUSTER; replaces -h/-p
 Fetching:
   -c <n>                 fetches in flight at once (default 16; also
                          --concurrency)
@@ -75,6 +79,25 @@ Output:
 
 Exit status: 0 stopped by a signal or done (--exit-when-done), 2 usage, 3 frontierd unreachable or lost.
 )";
+
+// host:port,... into *out (replacing it); false if one is not host:port.
+bool ParseAddresses(std::string_view v, std::vector<std::string>* out) {
+  out->clear();
+  while (!v.empty()) {
+    const size_t comma = v.find(',');
+    const std::string_view one = v.substr(0, comma);
+    const size_t colon = one.rfind(':');
+    int port = 0;
+    if (colon == std::string_view::npos || colon == 0 ||
+        !ParseInt(one.substr(colon + 1), 1, 65535, &port)) {
+      return false;
+    }
+    out->emplace_back(one);
+    if (comma == std::string_view::npos) break;
+    v.remove_prefix(comma + 1);
+  }
+  return !out->empty();
+}
 
 // Options that take a value: names, and how the value lands in Options.
 struct ValueOption {
@@ -111,21 +134,11 @@ constexpr ValueOption kValueOptions[] = {
      }},
     {"--sentinels", "",
      [](std::string_view v, Options& o) {
-       o.sentinels.clear();
-       while (!v.empty()) {
-         const size_t comma = v.find(',');
-         const std::string_view one = v.substr(0, comma);
-         const size_t colon = one.rfind(':');
-         int port = 0;
-         if (colon == std::string_view::npos || colon == 0 ||
-             !ParseInt(one.substr(colon + 1), 1, 65535, &port)) {
-           return false;
-         }
-         o.sentinels.emplace_back(one);
-         if (comma == std::string_view::npos) break;
-         v.remove_prefix(comma + 1);
-       }
-       return !o.sentinels.empty();
+       return ParseAddresses(v, &o.sentinels);
+     }},
+    {"--nodes", "",
+     [](std::string_view v, Options& o) {
+       return ParseAddresses(v, &o.nodes);
      }},
     {"--repl-name", "",
      [](std::string_view v, Options& o) {
@@ -252,6 +265,13 @@ bool ParseOptions(int argc, char** argv, Options* out, int* exit_code) {
       *exit_code = kExitUsage;
       return false;
     }
+  }
+  if (!out->nodes.empty() && !out->sentinels.empty()) {
+    std::fprintf(stderr,
+                 "frontier-worker: --nodes and --sentinels exclude each other "
+                 "(try --help)\n");
+    *exit_code = kExitUsage;
+    return false;
   }
   return true;
 }

@@ -25,6 +25,11 @@ struct Options {
   // instead of -h/-p. Empty = connect to -h/-p.
   std::vector<std::string> sentinels;
   std::string repl_name = "frontierd";
+  // A cluster's nodes ("host:port" each; docs/cluster.md): each connect
+  // takes the first that answers, from a place that moves on with every
+  // connect; BPOP asks ANYSHARD and --exit-when-done reads STATS CLUSTER.
+  // Empty = connect to -h/-p.
+  std::vector<std::string> nodes;
 
   // fetching
   int concurrency = 16;  // fetches in flight at once

@@ -45,20 +45,27 @@ std::unique_ptr<Connection> Connect(const Options& o, const std::string& host,
                : Connection::Open(host, port, o.password, error);
 }
 
+// "host:port" (or "[v6]:port") into its host and port.
+void SplitAddress(const std::string& address, std::string* host, int* port) {
+  const size_t colon = address.rfind(':');
+  *host = address.substr(0, colon);
+  if (host->size() > 2 && host->front() == '[') {
+    *host = host->substr(1, host->size() - 2);  // [ipv6]
+  }
+  *port = std::stoi(address.substr(colon + 1));
+}
+
 // With --sentinels: asks the group's sites, in order, where its master is
 // (docs/replication.md, "Finding the master").
 bool FindMaster(const Options& o, std::string* host, int* port,
                 std::string* error) {
   std::string why_not;
   for (const std::string& site : o.sentinels) {
-    const size_t colon = site.rfind(':');
-    std::string site_host = site.substr(0, colon);
-    if (site_host.size() > 2 && site_host.front() == '[') {
-      site_host = site_host.substr(1, site_host.size() - 2);  // [ipv6]
-    }
+    std::string site_host;
+    int site_port = 0;
+    SplitAddress(site, &site_host, &site_port);
     std::string failed;
-    auto conn = Connect(o, site_host, std::stoi(site.substr(colon + 1)),
-                        &failed);
+    auto conn = Connect(o, site_host, site_port, &failed);
     if (!conn) {
       why_not += StrCat(site, ": ", failed, "; ");
       continue;
@@ -87,11 +94,34 @@ bool FindMaster(const Options& o, std::string* host, int* port,
   return false;
 }
 
+std::unique_ptr<Connection> OpenConnection(const Options& o, std::string* error);
+
+// With --nodes: the first node that answers PING, trying them in turn from
+// a place that moves on with every connect (so that the connections of
+// workers, and reconnects after a node fails, spread over the nodes).
+std::unique_ptr<Connection> OpenAnyNode(const Options& o, std::string* error) {
+  static size_t next = 0;
+  const size_t start = next++;
+  std::string why_not;
+  for (size_t k = 0; k < o.nodes.size(); ++k) {
+    Options one = o;
+    one.nodes.clear();
+    SplitAddress(o.nodes[(start + k) % o.nodes.size()], &one.host, &one.port);
+    std::string failed;
+    auto conn = OpenConnection(one, &failed);
+    if (conn) return conn;
+    why_not += StrCat(o.nodes[(start + k) % o.nodes.size()], ": ", failed, "; ");
+  }
+  *error = StrCat("no node of --nodes answers: ", why_not);
+  return nullptr;
+}
+
 // Opens a connection and checks it: with PING (over TLS 1.3 a server that
 // refuses the client's certificate says so only after the handshake), or,
 // with --sentinels, with ROLE on the master the sites name.
 std::unique_ptr<Connection> OpenConnection(const Options& o,
                                            std::string* error) {
+  if (!o.nodes.empty()) return OpenAnyNode(o, error);
   std::string host = o.host;
   int port = o.port;
   if (!o.sentinels.empty() && !FindMaster(o, &host, &port, error)) {
@@ -265,6 +295,8 @@ bool Worker::SendBpop(int count) {
     args.Push("LEASE");
     args.Push(lease_text);
   }
+  // A cluster: URLs of every shard, not only of the node reached.
+  if (!o_.nodes.empty()) args.Push("ANYSHARD");
   lease_->Append(args);
   if (!lease_->Flush()) return false;
   bpop_outstanding_ = true;
@@ -274,6 +306,7 @@ bool Worker::SendBpop(int count) {
 std::optional<bool> Worker::FrontierDrained() {
   CommandArgs args;
   args.Push("STATS");
+  if (!o_.nodes.empty()) args.Push("CLUSTER");  // every shard's counters
   ReplyPtr reply = report_->Call(args);
   if (!reply) return std::nullopt;
   if (reply->type != REDIS_REPLY_ARRAY) {

@@ -16,6 +16,7 @@
 //   replication_commands.cc   ROLE READONLY READWRITE REPLICATION, INFO's
 //                             # Replication
 //   sentinel_commands.cc      SENTINEL (discovery of a group's master)
+//   madd_cluster_commands.cc  MADD's links over shards, MADDLINKS
 // They are bound to names, arities and flags only in command_table.cc,
 // which has already checked the arity when a handler runs.
 #pragma once
@@ -25,6 +26,7 @@
 #include <string>
 #include <string_view>
 #include <utility>
+#include <vector>
 
 #include "server/command_context.h"
 
@@ -32,6 +34,25 @@ namespace frontier::commands {
 
 void Add(CommandContext& ctx);
 void MAdd(CommandContext& ctx);
+// MADD's links after its ref: `url...` or `DATA url value...` (args is
+// not empty), into *urls and, with DATA, *data. Replies the error and
+// returns false if DATA's pairs are incomplete.
+bool ParseLinks(ReplyWriter& reply, std::span<const std::string> args,
+                std::vector<std::string_view>* urls,
+                std::vector<std::string_view>* data);
+// One element of MADD's reply: the link's outcome, or its error.
+void ReplyAddOutcome(ReplyWriter& reply, const StatusOr<AddOutcome>& one);
+// MADD in a cluster (docs/cluster.md): if some of `urls` (with their
+// values `data`, unless null) belong to other shards, stores this
+// shard's links in the pass, sends the others to their shards (MADDLINKS,
+// with the ref's depth) and returns true: the reply comes once every
+// shard has answered, in argument order. False, having done nothing, if
+// every link is this shard's, or the ref is not a URL (MADD says why).
+bool SpreadMadd(CommandContext& ctx, const std::vector<std::string_view>& urls,
+                const std::vector<std::string_view>* data);
+// MADDLINKS ref depth depth-site url... | ... DATA url value...: internal
+// to a cluster (docs/cluster.md).
+void MAddLinks(CommandContext& ctx);
 void Pop(CommandContext& ctx);
 void BPop(CommandContext& ctx);
 void Confirm(CommandContext& ctx);

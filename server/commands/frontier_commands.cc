@@ -1,4 +1,5 @@
 // The frontier's verbs: parse options, call the Frontier, reply.
+#include <algorithm>
 #include <array>
 #include <cctype>
 #include <iterator>
@@ -63,19 +64,52 @@ void ReplyOptionError(ReplyWriter& reply, const OptionError& e) {
 struct PopArgs {
   std::array<std::optional<std::string_view>, 3> values;  // kPopNames
   bool with_data = false;
+  bool any_shard = false;  // ANYSHARD: other shards when this one has none
 };
 constexpr std::array<std::string_view, 3> kPopNames = {"COUNT", "LEASE",
                                                        "PARTITION"};
-constexpr std::array<std::string_view, 1> kPopFlags = {"WITHDATA"};
+constexpr std::array<std::string_view, 2> kPopFlags = {"WITHDATA",
+                                                       "ANYSHARD"};
 
 bool ParsePopArgs(CommandContext& ctx, std::span<const std::string> args,
                   PopArgs* out) {
-  std::array<bool, 1> flags = {false};
+  std::array<bool, 2> flags = {false, false};
   if (auto e = ParseOptions(args, kPopNames, out->values, kPopFlags, flags)) {
     ReplyOptionError(ctx.reply, *e);
     return false;
   }
   out->with_data = flags[0];
+  out->any_shard = flags[1];
+  return true;
+}
+
+// POP|BPOP ... ANYSHARD in a cluster, when this shard had nothing ready:
+// the same POP, without ANYSHARD (nor BPOP's timeout), asked of the other
+// shards' masters one at a time (ServerControl::PopElsewhere); a BPOP
+// then waits here (`then_wait`) if none had a URL. True if so: the reply
+// comes later.
+bool PopElsewhere(CommandContext& ctx, const PopArgs& args,
+                  std::optional<BlockRequest> then_wait = std::nullopt) {
+  if (!args.any_shard || ctx.server.cluster() == nullptr ||
+      ctx.client.cluster_link) {
+    return false;
+  }
+  std::vector<std::string> argv = {"POP"};
+  const std::span<const std::string> rest =
+      ctx.argv.subspan(EqualsIgnoreCase(ctx.argv[0], "BPOP") ? 2 : 1);
+  for (size_t i = 0; i < rest.size(); ++i) {
+    const bool named = std::any_of(
+        kPopNames.begin(), kPopNames.end(),
+        [&](std::string_view name) { return EqualsIgnoreCase(rest[i], name); });
+    if (named && i + 1 < rest.size()) {
+      argv.push_back(rest[i]);
+      argv.push_back(rest[++i]);  // its value, whatever it says
+    } else if (!EqualsIgnoreCase(rest[i], "ANYSHARD")) {
+      argv.push_back(rest[i]);
+    }
+  }
+  ctx.server.PopElsewhere(ctx, std::move(argv), args.values[0].has_value(),
+                          std::move(then_wait));
   return true;
 }
 
@@ -136,42 +170,58 @@ void Add(CommandContext& ctx) {
 // MADD ref DATA url data [url data ...]
 void MAdd(CommandContext& ctx) {
   std::vector<std::string_view> urls;
-  StatusOr<std::vector<StatusOr<AddOutcome>>> outcomes =
-      std::vector<StatusOr<AddOutcome>>();
-  if (EqualsIgnoreCase(ctx.argv[2], "DATA")) {
-    const std::span<const std::string> pairs = ctx.argv.subspan(3);
-    if (pairs.empty() || pairs.size() % 2 != 0) {
-      ctx.reply.Error(errors::kMaddDataPairs);
-      return;
-    }
-    std::vector<std::string_view> data;
-    urls.reserve(pairs.size() / 2);
-    data.reserve(pairs.size() / 2);
-    for (size_t i = 0; i < pairs.size(); i += 2) {
-      urls.push_back(pairs[i]);
-      data.push_back(pairs[i + 1]);
-    }
-    outcomes =
-        ctx.frontier.AddManyWithData(ctx.argv[1], urls, data, ctx.now_ms);
-  } else {
-    urls.assign(ctx.argv.begin() + 2, ctx.argv.end());
-    outcomes = ctx.frontier.AddMany(ctx.argv[1], urls, ctx.now_ms);
+  std::vector<std::string_view> data;
+  if (!ParseLinks(ctx.reply, ctx.argv.subspan(2), &urls, &data)) return;
+  const bool with_data = !data.empty();
+  // In a cluster, links of other shards are sent there (docs/cluster.md).
+  if (ctx.server.cluster() != nullptr &&
+      SpreadMadd(ctx, urls, with_data ? &data : nullptr)) {
+    return;
   }
+  StatusOr<std::vector<StatusOr<AddOutcome>>> outcomes =
+      with_data
+          ? ctx.frontier.AddManyWithData(ctx.argv[1], urls, data, ctx.now_ms)
+          : ctx.frontier.AddMany(ctx.argv[1], urls, ctx.now_ms);
   if (!outcomes.ok()) {
     ReplyStatus(ctx.reply, outcomes.status());
     return;
   }
   ctx.reply.Array(outcomes->size());
   for (const StatusOr<AddOutcome>& one : *outcomes) {
-    if (one.ok()) {
-      ctx.reply.Int(static_cast<int64_t>(*one));
-    } else {
-      ReplyStatus(ctx.reply, one.status());
-    }
+    ReplyAddOutcome(ctx.reply, one);
   }
 }
 
-// POP [COUNT n] [LEASE secs] [PARTITION name] [WITHDATA]
+bool ParseLinks(ReplyWriter& reply, std::span<const std::string> args,
+                std::vector<std::string_view>* urls,
+                std::vector<std::string_view>* data) {
+  if (!EqualsIgnoreCase(args[0], "DATA")) {
+    urls->assign(args.begin(), args.end());
+    return true;
+  }
+  const std::span<const std::string> pairs = args.subspan(1);
+  if (pairs.empty() || pairs.size() % 2 != 0) {
+    reply.Error(errors::kMaddDataPairs);
+    return false;
+  }
+  urls->reserve(pairs.size() / 2);
+  data->reserve(pairs.size() / 2);
+  for (size_t i = 0; i < pairs.size(); i += 2) {
+    urls->push_back(pairs[i]);
+    data->push_back(pairs[i + 1]);
+  }
+  return true;
+}
+
+void ReplyAddOutcome(ReplyWriter& reply, const StatusOr<AddOutcome>& one) {
+  if (one.ok()) {
+    reply.Int(static_cast<int64_t>(*one));
+  } else {
+    ReplyStatus(reply, one.status());
+  }
+}
+
+// POP [COUNT n] [LEASE secs] [PARTITION name] [WITHDATA] [ANYSHARD]
 void Pop(CommandContext& ctx) {
   PopArgs args;
   if (!ParsePopArgs(ctx, ctx.argv.subspan(1), &args)) return;
@@ -193,10 +243,12 @@ void Pop(CommandContext& ctx) {
     ReplyStatus(ctx.reply, urls.status());
     return;
   }
+  if (urls->empty() && PopElsewhere(ctx, args)) return;
   ReplyPopped(ctx.reply, *urls, values[0].has_value(), args.with_data);
 }
 
 // BPOP timeout [COUNT n] [LEASE secs] [PARTITION name] [WITHDATA]
+//      [ANYSHARD]
 void BPop(CommandContext& ctx) {
   std::optional<int64_t> timeout_ms = ParseDurationMs(ctx.argv[1]);
   if (!timeout_ms) {
@@ -243,6 +295,7 @@ void BPop(CommandContext& ctx) {
     }
   }
   request.deadline_ms = *timeout_ms == 0 ? 0 : ctx.now_ms + *timeout_ms;
+  if (PopElsewhere(ctx, args, request)) return;
   ctx.effects.block = request;  // no reply now: the loop replies later
 }
 

@@ -9,7 +9,11 @@ yes` and the first host's robots.txt disallows one linked page: each
 robots.txt must be fetched once, before anything else of its host, and the
 disallowed page never (the worker reports the robots.txt BODY).
 
-    example_worker_test.py --frontierd build/frontierd [--robots] -- node worker.js
+With --cluster, frontierd is three one-process shards (docs/cluster.md) on
+127.0.0.4-.6, the worker gets FRONTIERD_CLUSTER=host:port,..., and the
+counts are STATS CLUSTER's (every shard's).
+
+    example_worker_test.py --frontierd build/frontierd [--robots] [--cluster] -- node worker.js
 """
 import argparse
 import http.server
@@ -80,24 +84,27 @@ class Site:
             server.server_close()
 
 
-def free_port():
+def free_port(host="127.0.0.1"):
     with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
+        s.bind((host, 0))
         return s.getsockname()[1]
 
 
-def start_frontierd(binary, tmp, extra):
+def start_frontierd(binary, tmp, extra, host="127.0.0.1", name="",
+                    port=None, cluster_file=None):
     for attempt in range(4):
-        port = free_port()
-        log = open(os.path.join(tmp, "frontierd.out"), "ab")
-        proc = subprocess.Popen(
-            [binary, "--port", str(port), "--bind", "127.0.0.1",
-             "--dir", os.path.join(tmp, "data"),
-             "--logfile", os.path.join(tmp, "frontierd.log"),
-             "--politeness-delay", "0.2", "--site-max-leases", "1",
-             "--timer-ms", "10", *extra],
-            stdout=log, stderr=log)
-        r = redis.Redis(port=port, decode_responses=True, socket_timeout=5)
+        port = port or free_port(host)
+        log = open(os.path.join(tmp, "frontierd%s.out" % name), "ab")
+        argv = [binary, "--port", str(port), "--bind", host,
+                "--dir", os.path.join(tmp, "data" + name),
+                "--logfile", os.path.join(tmp, "frontierd%s.log" % name),
+                "--politeness-delay", "0.2", "--site-max-leases", "1",
+                "--timer-ms", "10", *extra]
+        if cluster_file:
+            argv += ["--cluster-config-file", cluster_file]
+        proc = subprocess.Popen(argv, stdout=log, stderr=log)
+        r = redis.Redis(host=host, port=port, decode_responses=True,
+                        socket_timeout=5)
         for _ in range(200):
             if proc.poll() is not None:
                 break
@@ -111,8 +118,32 @@ def start_frontierd(binary, tmp, extra):
     raise RuntimeError("frontierd did not start")
 
 
-def stats(r):
-    flat = r.execute_command("STATS")
+# --cluster: three one-process shards (docs/cluster.md) on these hosts.
+CLUSTER_HOSTS = ["127.0.0.4", "127.0.0.5", "127.0.0.6"]
+
+
+def start_cluster(binary, tmp, extra):
+    """The cluster's processes, a client of its first node, and its nodes
+    as FRONTIERD_CLUSTER lists them."""
+    ports = [free_port(h) for h in CLUSTER_HOSTS]
+    path = os.path.join(tmp, "cluster.conf")
+    with open(path, "w") as f:
+        f.write("epoch 1\nshard a 0-5460\nshard b 5461-10922\n"
+                "shard c 10923-16383\n")
+        for name, host, port in zip("abc", CLUSTER_HOSTS, ports):
+            f.write("node %s %s:%d\n" % (name, host, port))
+    procs, first = [], None
+    for name, host, port in zip("abc", CLUSTER_HOSTS, ports):
+        proc, r, _ = start_frontierd(binary, tmp, extra, host, name, port,
+                                     path)
+        procs.append(proc)
+        first = first or r
+    nodes = ",".join("%s:%d" % hp for hp in zip(CLUSTER_HOSTS, ports))
+    return procs, first, nodes
+
+
+def stats(r, cluster=False):
+    flat = r.execute_command(*(["STATS", "CLUSTER"] if cluster else ["STATS"]))
     return dict(zip(flat[0::2], flat[1::2]))
 
 
@@ -120,13 +151,16 @@ def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--frontierd", required=True)
     parser.add_argument("--robots", action="store_true")
+    parser.add_argument("--cluster", action="store_true",
+                        help="three shards; the worker gets FRONTIERD_CLUSTER")
     parser.add_argument("worker", nargs=argparse.REMAINDER)
     args = parser.parse_args()
     worker_cmd = [a for a in args.worker if a != "--"]
 
     tmp = tempfile.mkdtemp(prefix="example-worker-")
     site = Site(["127.0.0.2", "127.0.0.3"])
-    frontierd = worker = None
+    worker = None
+    procs = []
     failures = []
     try:
         A, B = "127.0.0.2", "127.0.0.3"
@@ -154,23 +188,29 @@ def main():
             known, excluded = len(reachable) + 1, 1
             extra = ["--robots", "yes"]
 
-        frontierd, r, port = start_frontierd(args.frontierd, tmp, extra)
-        env = dict(os.environ, FRONTIERD_HOST="127.0.0.1",
-                   FRONTIERD_PORT=str(port))
+        if args.cluster:
+            procs, r, nodes = start_cluster(args.frontierd, tmp, extra)
+            env = dict(os.environ, FRONTIERD_CLUSTER=nodes)
+        else:
+            frontierd, r, port = start_frontierd(args.frontierd, tmp, extra)
+            procs = [frontierd]
+            env = dict(os.environ, FRONTIERD_HOST="127.0.0.1",
+                       FRONTIERD_PORT=str(port))
         worker_out = open(os.path.join(tmp, "worker.out"), "wb")
         worker = subprocess.Popen(worker_cmd + [site.url(A, "/")], env=env,
                                   stdout=worker_out, stderr=subprocess.STDOUT)
         deadline = time.monotonic() + DEADLINE_SECS
         drained = False
         while time.monotonic() < deadline and worker.poll() is None:
-            s = stats(r)
+            s = stats(r, args.cluster)
             if (s["urls"] == known and s["queued"] == 0
                     and s["leased"] == 0 and s["scheduled"] == 0):
                 drained = True
                 break
             time.sleep(0.05)
         if not drained:
-            failures.append("frontier not drained: %s" % stats(r))
+            failures.append("frontier not drained: %s"
+                            % stats(r, args.cluster))
 
         worker.send_signal(signal.SIGINT)
         try:
@@ -199,7 +239,7 @@ def main():
             rules = dict(zip(rules[0::2], rules[1::2])) if rules else {}
             if rules.get("rules") != ["disallow /a"]:
                 failures.append("ROBOTS GET %s: %s" % (A, rules))
-        s = stats(r)
+        s = stats(r, args.cluster)
         # The worker reports each CONFIRM's STATUS (counted by class, a
         # robots.txt's too): /missing answers 404, and with --robots B's
         # robots.txt (none: 404); every other page 200.
@@ -216,7 +256,7 @@ def main():
         if worker is not None and worker.poll() is None:
             worker.kill()
             worker.wait()
-        if frontierd is not None:
+        for frontierd in procs:
             frontierd.terminate()
             try:
                 frontierd.wait(timeout=10)
@@ -225,7 +265,7 @@ def main():
                 frontierd.wait()
         site.close()
         if failures:
-            for name in ("worker.out", "frontierd.log"):
+            for name in ("worker.out", "frontierd.log", "frontierda.log"):
                 path = os.path.join(tmp, name)
                 if os.path.exists(path):
                     print("--- %s" % name)

@@ -344,6 +344,15 @@ TEST_F(WorkerCrawlTest, RefusesBadOptions) {
             std::string::npos);
   WorkerProcess short_lease(server_->port(), {"--lease", "0.0001"});
   EXPECT_EQ(short_lease.Wait(seconds(5)), 2);
+  WorkerProcess bad_node(server_->port(), {"--nodes", "127.0.0.1:1,nope"});
+  EXPECT_EQ(bad_node.Wait(seconds(5)), 2);
+  EXPECT_NE(bad_node.Stderr().find("bad value for --nodes"),
+            std::string::npos);
+  WorkerProcess both(server_->port(), {"--nodes", "127.0.0.1:1",
+                                       "--sentinels", "127.0.0.1:2"});
+  EXPECT_EQ(both.Wait(seconds(5)), 2);
+  EXPECT_NE(both.Stderr().find("--nodes and --sentinels exclude each other"),
+            std::string::npos);
   WorkerProcess unknown(server_->port(), {"--fast"});
   EXPECT_EQ(unknown.Wait(seconds(5)), 2);
   EXPECT_NE(unknown.Stderr().find("unknown option '--fast'"),

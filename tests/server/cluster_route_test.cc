@@ -2,7 +2,8 @@
 // the command table's key positions and the gathering of split replies
 // (server/cluster_gather.h): which shard a command is for, MOVED for a
 // tagged key of another shard, the tag stripped for one of this shard, a
-// wrong tag and keys of two shards refused, a plain MSEEN split.
+// wrong tag and keys of two shards refused, a plain MSEEN split, a MADD
+// placed by its ref and its links split by owner.
 #include "server/cluster_route.h"
 
 #include <gtest/gtest.h>
@@ -113,15 +114,57 @@ TEST(ClusterRouteTest, AWrongTagAndKeysOfTwoShardsAreRefused) {
   EXPECT_EQ(cross.kind, RouteDecision::Kind::kError);
   EXPECT_EQ(cross.error,
             "CROSSSLOT Keys in request don't hash to the same slot");
-  // MADD's links count, not only its ref.
-  EXPECT_EQ(
-      Route({"MADD", "http://" + HostOf(1) + "/", "http://" + HostOf(2) + "/"})
-          .kind,
-      RouteDecision::Kind::kError);
-  EXPECT_EQ(Route({"MADD", "http://" + HostOf(1) + "/", "DATA",
-                   "http://" + HostOf(1, 1) + "/", "value"})
+  // A MADD's link with a wrong tag refuses the MADD.
+  EXPECT_EQ(Route({"MADD", "http://" + HostOf(1) + "/",
+                   "{" + a + "}http://" + c + "/"})
+                .kind,
+            RouteDecision::Kind::kError);
+}
+
+TEST(ClusterRouteTest, AMaddIsPlacedByItsRefAlone) {
+  // Links of other shards: it runs here, where its ref lives (its handler
+  // sends them on), their tags taken off.
+  const std::string b = HostOf(1), c = HostOf(2);
+  const RouteDecision here =
+      Route({"MADD", "http://" + b + "/", "{" + c + "}http://" + c + "/",
+             "http://" + HostOf(0) + "/"});
+  EXPECT_EQ(here.kind, RouteDecision::Kind::kHere);
+  EXPECT_EQ(here.stripped,
+            std::vector<std::string>({"MADD", "http://" + b + "/",
+                                      "http://" + c + "/",
+                                      "http://" + HostOf(0) + "/"}));
+  EXPECT_EQ(Route({"MADD", "http://" + b + "/", "DATA",
+                   "http://" + c + "/", "value"})
                 .kind,
             RouteDecision::Kind::kHere);
+  // A ref of another shard: forwarded there whole, or MOVED if tagged,
+  // whatever its links.
+  const RouteDecision forward =
+      Route({"MADD", "http://" + c + "/", "http://" + b + "/"});
+  EXPECT_EQ(forward.kind, RouteDecision::Kind::kForward);
+  EXPECT_EQ(forward.shard, 2u);
+  EXPECT_EQ(Route({"MADD", "{" + c + "}http://" + c + "/", "http://" + b + "/"})
+                .kind,
+            RouteDecision::Kind::kMoved);
+  // An empty ref (or one that is no URL) runs here.
+  EXPECT_EQ(Route({"MADD", "", "http://" + c + "/"}).kind,
+            RouteDecision::Kind::kHere);
+}
+
+TEST(ClusterRouteTest, SplitLinksGroupsLinksByOwnerThisShardFirst) {
+  const ClusterState state = ThreeShards();
+  const std::string l0 = "http://" + HostOf(2) + "/", l1 = "ftp://bad",
+                    l2 = "http://" + HostOf(0) + "/",
+                    l3 = "http://" + HostOf(2, 1) + "/",
+                    l4 = "http://" + HostOf(1) + "/";
+  const std::vector<std::string_view> links = {l0, l1, l2, l3, l4};
+  using Parts = std::vector<std::pair<size_t, std::vector<size_t>>>;
+  EXPECT_EQ(SplitLinks(links, state, SiteRules{SiteScope::kHost, 8192}),
+            Parts({{1, {1, 4}}, {2, {0, 3}}, {0, {2}}}));
+  // All of this shard's: one part (nothing to send).
+  const std::vector<std::string_view> mine = {l4, l1};
+  EXPECT_EQ(SplitLinks(mine, state, SiteRules{SiteScope::kHost, 8192}),
+            Parts({{1, {0, 1}}}));
 }
 
 TEST(ClusterRouteTest, APlainMseenOverSeveralShardsIsSplitByShard) {
@@ -160,6 +203,19 @@ TEST(ClusterGatherTest, SumsCountersByNameAndAnErrorWins) {
   failed.Add(0, RelayedReply{"-CLUSTERDOWN x\r\n", true, {}});
   failed.Add(1, RelayedReply{"", false, {"$4\r\nurls\r\n", ":4\r\n"}});
   EXPECT_EQ(failed.Reply(), "-CLUSTERDOWN x\r\n");
+}
+
+TEST(ClusterGatherTest, MergesTopListsLargestFirstTiesByName) {
+  ClusterGather g = ClusterGather::Top(2, 3);
+  g.Add(0, RelayedReply{"",
+                        false,
+                        {"$1\r\nb\r\n", ":5\r\n", "$1\r\nc\r\n", ":1\r\n"}});
+  g.Add(1, RelayedReply{"",
+                        false,
+                        {"$1\r\nd\r\n", ":7\r\n", "$1\r\na\r\n", ":5\r\n"}});
+  ASSERT_TRUE(g.done());
+  EXPECT_EQ(g.Reply(),
+            "*6\r\n$1\r\nd\r\n:7\r\n$1\r\na\r\n:5\r\n$1\r\nb\r\n:5\r\n");
 }
 
 TEST(ClusterRouteTest, KeySlotOfAUrlIsItsSites) {

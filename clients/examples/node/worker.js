@@ -98,17 +98,16 @@ function connect() {
   return new Redis(options);
 }
 
-async function main() {
-  const r = connect();
-  for (const seed of process.argv.slice(2)) {
-    await again(() => r.call('ADD', seed));
-  }
+// The crawl: `frontier.call(name, url, ...args)` runs a command on the
+// URL (re-issued as a failover requires), `frontier.bpop()` leases a URL
+// (null when none came within 1 s). cluster_worker.js gives its own.
+async function crawl(frontier, seeds) {
+  for (const seed of seeds) await frontier.call('ADD', seed);
   while (!stopping) {
-    // wait up to 1 s for a ready URL
-    const url = await again(() => r.call('BPOP', 1));
+    const url = await frontier.bpop();
     if (url === null) continue;
     if (stopping) { // leased while stopping: give it back at once
-      await again(() => r.call('FAIL', url));
+      await frontier.call('FAIL', url);
       break;
     }
     const started = Date.now();
@@ -117,29 +116,43 @@ async function main() {
       page = await fetchPage(url);
     } catch (error) { // no answer: try again later
       console.log('failed:', url, error.message);
-      await again(() => r.call('FAIL', url, 'DELAY', RETRY_DELAY));
+      await frontier.call('FAIL', url, 'DELAY', RETRY_DELAY);
       continue;
     }
     if (page.status === 429 || page.status >= 500) {
       console.log(page.status, url);
-      await again(() => r.call('FAIL', url, 'DELAY', RETRY_DELAY));
+      await frontier.call('FAIL', url, 'DELAY', RETRY_DELAY);
       continue;
     }
     const links = page.status < 300 ? linksOf(page.html, page.finalUrl) : [];
     if (links.length > 0) {
       // One reply per link: 1 new, 0 known, -1 refused, or an error for a
       // link that is not a valid URL.
-      await again(() => r.call('MADD', url, ...links));
+      await frontier.call('MADD', url, ...links);
     }
     const fetchMs = Date.now() - started;
-    await again(() => r.call('CONFIRM', url, 'STATUS', page.status,
-        'FETCH-MS', fetchMs));
+    await frontier.call('CONFIRM', url, 'STATUS', page.status,
+        'FETCH-MS', fetchMs);
     console.log(page.status, url, links.length, 'links');
   }
+}
+
+async function main() {
+  const r = connect();
+  await crawl({
+    call: (...args) => again(() => r.call(...args)),
+    // wait up to 1 s for a ready URL
+    bpop: () => again(() => r.call('BPOP', 1)),
+  }, process.argv.slice(2));
   r.disconnect();
 }
 
-main().catch((error) => {
-  console.error('worker:', error.message);
-  process.exit(1);
-});
+module.exports = { crawl };
+
+// Run, not required by cluster_worker.js.
+if (require.main === module) {
+  main().catch((error) => {
+    console.error('worker:', error.message);
+    process.exit(1);
+  });
+}

@@ -102,34 +102,34 @@ def is_robots_txt(url):
     return urlsplit(url).path == "/robots.txt" and not urlsplit(url).query
 
 
-def main():
-    signal.signal(signal.SIGINT, stop)
-    signal.signal(signal.SIGTERM, stop)
-    f = connect()
-    for seed in sys.argv[1:]:
-        again(lambda: f.add(seed))
+def crawl(f, seeds, retry=again):
+    """The crawl loop on `f`, a frontierd.Frontier or anything with its
+    add, bpop, release, fail, madd and confirm (cluster_worker.py's), each
+    call through retry()."""
+    for seed in seeds:
+        retry(lambda: f.add(seed))
 
     while not stopping:
-        url = again(lambda: f.bpop(1))  # wait up to 1 s for a ready URL
+        url = retry(lambda: f.bpop(1))  # wait up to 1 s for a ready URL
         if url is None:
             continue
         if stopping:  # leased while stopping: give it back at once
-            again(lambda: f.release(url))
+            retry(lambda: f.release(url))
             break
         started = time.monotonic()
         try:
             status, final_url, body = fetch(url)
         except Exception as error:  # no answer: try again later
             print("failed:", url, error, flush=True)
-            again(lambda: f.fail(url, delay=RETRY_DELAY))
+            retry(lambda: f.fail(url, delay=RETRY_DELAY))
             continue
         if is_robots_txt(url):  # the frontier reads it, 5xx included
-            again(lambda: f.confirm(url, status=status, body=body))
+            retry(lambda: f.confirm(url, status=status, body=body))
             print(status, url, len(body), "bytes of rules", flush=True)
             continue
         if status == 429 or status >= 500:  # the server asks for patience
             print(status, url, flush=True)
-            again(lambda: f.fail(url, delay=RETRY_DELAY))
+            retry(lambda: f.fail(url, delay=RETRY_DELAY))
             continue
         html = body.decode("utf-8", "replace")
         links = {urldefrag(urljoin(final_url, href))[0]
@@ -139,10 +139,16 @@ def main():
         if links:
             # One result per link: 1 new, 0 known, -1 refused, -2 out of
             # scope, or a frontierd.InvalidURL for a link that is not a URL.
-            again(lambda: f.madd(url, links))
+            retry(lambda: f.madd(url, links))
         fetch_ms = (time.monotonic() - started) * 1000
-        again(lambda: f.confirm(url, status=status, fetch_ms=fetch_ms))
+        retry(lambda: f.confirm(url, status=status, fetch_ms=fetch_ms))
         print(status, url, len(links), "links", flush=True)
+
+
+def main():
+    signal.signal(signal.SIGINT, stop)
+    signal.signal(signal.SIGTERM, stop)
+    crawl(connect(), sys.argv[1:])
 
 
 if __name__ == "__main__":
