@@ -21,6 +21,7 @@ TEST_PACKAGES=(
   python3 python3-protego python3-redis python3-scrapy python3-venv
   python3-yaml
   python3-grpcio python3-protobuf
+  etcd-server etcd-client
   prometheus chromium curl
   podman buildah debootstrap runc
 )
@@ -56,6 +57,15 @@ apt_install "${todo[@]}"
 if [ "${1:-}" != "--test" ]; then exit 0; fi
 mapfile -t todo < <(missing "${TEST_PACKAGES[@]}")
 apt_install "${todo[@]}"
+# Debian's etcd-server starts a service on the default ports where systemd
+# runs; the tests start their own etcd, so once it is installed here the
+# service is stopped and disabled (a machine that had it is left alone).
+if printf '%s\n' "${todo[@]}" | grep -qx etcd-server &&
+    command -v systemctl >/dev/null 2>&1; then
+  sudo=()
+  if [ "$(id -u)" -ne 0 ]; then sudo=(sudo); fi
+  "${sudo[@]}" systemctl disable --now etcd >/dev/null 2>&1 || true
+fi
 # Node.js runs the URL reference (whatwg-url) and the ioredis example; the
 # machine image ships it, a bare bookworm gets Debian's.
 if ! command -v node >/dev/null 2>&1 || ! command -v npm >/dev/null 2>&1; then

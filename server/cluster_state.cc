@@ -17,15 +17,21 @@ StatusOr<ClusterState> LoadClusterState(const std::string& path,
   }
   std::ostringstream text;
   text << in.rdbuf();
+  StatusOr<ClusterState> state = ClusterStateFromText(
+      text.str(), "cluster-config-file '" + path + "'", bind, port);
+  if (state.ok()) state.value().path = path;
+  return state;
+}
+
+StatusOr<ClusterState> ClusterStateFromText(
+    std::string_view text, const std::string& origin,
+    const std::vector<std::string>& bind, int port) {
   std::string error;
   std::optional<cluster::ClusterMap> map =
-      cluster::ClusterMap::Parse(text.str(), &error);
-  if (!map) {
-    return Status::InvalidArgument("cluster-config-file '" + path +
-                                   "': " + error);
-  }
+      cluster::ClusterMap::Parse(text, &error);
+  if (!map) return Status::InvalidArgument(origin + ": " + error);
   ClusterState state;
-  state.path = path;
+  state.origin = origin;
   std::optional<size_t> self;
   for (const std::string& host : bind) {
     self = map->FindNode(cluster::Address{host, port});
@@ -38,7 +44,7 @@ StatusOr<ClusterState> LoadClusterState(const std::string& path,
       addresses += cluster::Address{host, port}.ToString();
     }
     return Status::InvalidArgument(
-        "cluster-config-file '" + path + "': this node (" + addresses +
+        origin + ": this node (" + addresses +
         ", from bind and port) is not a node of the map");
   }
   state.self = *self;

@@ -5,8 +5,10 @@
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
 #include <memory>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "cluster/cluster_map.h"
@@ -15,7 +17,9 @@
 namespace frontier {
 
 struct ClusterState {
-  std::string path;  // the file it was read from
+  std::string path;    // the file it was read from; "" from etcd
+  std::string origin;  // where it came from, for the log and errors
+  int64_t etcd_revision = 0;  // from etcd: the map key's mod_revision
   std::shared_ptr<const cluster::ClusterMap> map;
   size_t self = 0;  // this node: an index in map->nodes()
   // Per shard, the node (an index in map->nodes()) taken for its master:
@@ -39,5 +43,11 @@ struct ClusterState {
 StatusOr<ClusterState> LoadClusterState(const std::string& path,
                                         const std::vector<std::string>& bind,
                                         int port);
+
+// The same for a map's `text` that came from `origin` ("etcd key /x/map",
+// "the cached copy ..."), which every message names; `path` stays "".
+StatusOr<ClusterState> ClusterStateFromText(
+    std::string_view text, const std::string& origin,
+    const std::vector<std::string>& bind, int port);
 
 }  // namespace frontier

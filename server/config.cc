@@ -232,6 +232,10 @@ const std::vector<Directive>& Table() {
       Text("cluster-auth-user", "", &Config::cluster_auth_user,
            /*allow_empty=*/true),
       Password("cluster-auth-pass", &Config::cluster_auth_pass),
+      // The map in etcd instead of a file: read at start, then followed.
+      Text("cluster-etcd", "", &Config::cluster_etcd, /*allow_empty=*/true),
+      Text("cluster-name", "frontierd", &Config::cluster_name,
+           /*allow_empty=*/false),
   };
   return kTable;
 }

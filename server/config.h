@@ -158,6 +158,11 @@ struct Config {
   uint64_t cluster_forward_max_bytes = 0;
   std::string cluster_auth_user;
   std::string cluster_auth_pass;
+  // The cluster's directory in etcd (docs/cluster.md, "The directory in
+  // etcd"): its gateway endpoints ("" = none: the cluster file, if any)
+  // and the cluster's name, the prefix of its keys.
+  std::string cluster_etcd;
+  std::string cluster_name = "frontierd";
 
   std::string config_file;  // absolute path of the file read, if any
 };

@@ -10,6 +10,7 @@
 #include <utility>
 #include <vector>
 
+#include "server/cluster_etcd_map.h"
 #include "server/config.h"
 #include "server/replication_config.h"
 
@@ -165,6 +166,7 @@ StatusOr<Config> LoadConfig(std::span<const std::string> args) {
     if (!s.ok()) return s;
   }
   if (Status s = CheckReplicationConfig(config); !s.ok()) return s;
+  if (Status s = CheckClusterEtcdConfig(config); !s.ok()) return s;
   return config;
 }
 

@@ -14,6 +14,8 @@
 #include <vector>
 
 #include "server/clock.h"
+#include "server/cluster_etcd_map.h"
+#include "server/cluster_record.h"
 #include "server/cluster_state.h"
 #include "server/config.h"
 #include "server/log.h"
@@ -97,6 +99,14 @@ int main(int argc, char** argv) {
       return 1;
     }
     cluster = std::move(loaded).value();
+  } else if (!config.cluster_etcd.empty()) {
+    auto loaded = frontier::LoadEtcdClusterState(config);
+    if (!loaded.ok()) {
+      Log(LogLevel::kWarning, "%s", loaded.status().message().c_str());
+      if (!config.logfile.empty()) Fail(loaded.status().message());
+      return 1;
+    }
+    cluster = std::move(loaded).value();
   }
 
   auto started = std::chrono::steady_clock::now();
@@ -116,6 +126,18 @@ int main(int argc, char** argv) {
   Log(LogLevel::kNotice, "Frontier opened (recovery took %lld ms): %llu URLs",
       static_cast<long long>(stats.recovery_ms),
       static_cast<unsigned long long>(frontier->Stats().urls));
+
+  // A map from etcd (or its cached copy) must agree with what the shard
+  // recorded that it owns (docs/cluster.md, "What a shard owns").
+  if (cluster && cluster->path.empty()) {
+    if (frontier::Status s = frontier::CheckClusterRecord(*frontier, *cluster);
+        !s.ok()) {
+      Log(LogLevel::kWarning, "%s", s.message().c_str());
+      if (!config.logfile.empty()) Fail(s.message());
+      frontier->Close(/*skip_checkpoint=*/false);
+      return 1;
+    }
+  }
 
   bool nosave = false;
   {

@@ -24,6 +24,7 @@
 
 #include "server/backup_runner.h"
 #include "server/blocked_clients.h"
+#include "server/cluster_etcd.h"
 #include "server/cluster_forwarder.h"
 #include "server/cluster_gather.h"
 #include "server/cluster_state.h"
@@ -275,6 +276,25 @@ class Server : private ConnectionEvents,
   // its master (this node, or the one whose repl address the group names),
   // for CLUSTER SLOTS/NODES/SHARDS and MOVED.
   void NoteOwnMaster();
+  // The directory in etcd (server_cluster_etcd.cc): follows it from
+  // UseCluster on, with cluster-etcd. A view with a new map: the map is
+  // taken if it is valid for this node and agrees with the shard's record
+  // (then cached in the data directory), else logged and ignored; the
+  // masters' keys name the other shards' masters. The tick, once a
+  // second, keeps this node's master key and the shard's record.
+  void FollowEtcd();
+  void OnEtcdView(EtcdView view);
+  void OnEtcdTrouble(const std::string& why);
+  void TakeEtcdMap(const cluster::EtcdKeyValue& kv);
+  void ApplyEtcdMasters();
+  void TickEtcd();
+  // Commits the pass and leaves it: until frontier_.BeginPass(), no pass
+  // transaction is open. The shard's record in meta.db is read and
+  // written that way, since a read of meta.db waits for the lock of a
+  // write to it that an open pass holds (SyncGroupDirectory's, in the same
+  // pass), which this thread would never release. Cheap when the pass
+  // wrote nothing.
+  void LeavePass();
 
   void BeginShutdown(bool nosave, const char* why);
   void DrainOutputs();
@@ -305,6 +325,13 @@ class Server : private ConnectionEvents,
   // of the command running, with its hash tags taken off.
   std::optional<ClusterState> cluster_;
   std::unique_ptr<ClusterForwarder> forwarder_;
+  // With cluster-etcd: its thread, the tick, and the masters' keys as
+  // last read (shard name -> host:port).
+  std::unique_ptr<EtcdDirectory> etcd_;
+  std::unique_ptr<Timer> etcd_timer_;
+  std::map<std::string, std::string> etcd_masters_;
+  // A map whose check against the record failed for want of a read.
+  std::optional<cluster::EtcdKeyValue> etcd_retry_;
   std::vector<std::string> route_argv_;
   // Clients waiting for the parts of a command split over shards, and the
   // local parts of this pass's MADDs, final when the pass commits.

@@ -41,7 +41,7 @@ void LogMap(const ClusterState& state, const char* verb) {
   Log(LogLevel::kNotice,
       "Cluster map %s from %s: epoch %llu, %zu shards, %zu nodes; this node "
       "is %s of shard %s",
-      verb, state.path.c_str(),
+      verb, state.origin.c_str(),
       static_cast<unsigned long long>(state.map->epoch()),
       state.map->shards().size(), state.map->nodes().size(),
       self.resp.ToString().c_str(),
@@ -61,10 +61,16 @@ void Server::UseCluster(ClusterState state) {
           OnForwardReply(client, part, std::move(reply));
         });
   }
+  if (!config_.cluster_etcd.empty()) FollowEtcd();
 }
 
 Status Server::ReloadCluster() {
   if (!cluster_) return Status::InvalidArgument(errors::kClusterDisabled);
+  if (cluster_->path.empty()) {
+    return Status::InvalidArgument(
+        "this node follows the map in etcd (cluster-etcd): it takes each "
+        "change by itself, there is no file to reload");
+  }
   StatusOr<ClusterState> loaded =
       LoadClusterState(cluster_->path, config_.bind, config_.port);
   if (!loaded.ok()) {

@@ -393,6 +393,12 @@ class Frontier {
   // the databases still locked out while the site syncs with its master)
   // is tried again by the next call.
   virtual StatusOr<bool> ReopenDeadHandles() = 0;
+  // The shard's record of what it owns in a cluster (docs/cluster.md,
+  // "What a shard owns"; cluster/shard_record.h), as text the server
+  // writes and reads (opaque here), in the replicated meta.db like the
+  // directory, with the same errors. Get: "" while none was put.
+  virtual Status PutClusterRecord(std::string_view text) = 0;
+  virtual StatusOr<std::string> ClusterRecord() = 0;
   // Removes the site whose replication address is `site` from the group
   // (Replicator::RemoveSite); InvalidArgument with replication no.
   virtual Status RemoveReplicationSite(const ReplicationSite& site) = 0;

@@ -172,6 +172,8 @@ class FrontierImpl final : public Frontier {
   Status PutGroupDirectory(std::string_view text) override;
   StatusOr<std::string> GroupDirectory() override;
   StatusOr<bool> ReopenDeadHandles() override;  // frontier_replication.cc
+  Status PutClusterRecord(std::string_view text) override;
+  StatusOr<std::string> ClusterRecord() override;
   Status RemoveReplicationSite(const ReplicationSite& site) override;
   uint64_t commit_seq() const override { return commit_seq_.load(); }
   bool HasUnflushedCommits() const override {
@@ -228,6 +230,12 @@ class FrontierImpl final : public Frontier {
   StatusOr<uint64_t> DataRecordsForTesting();
 
  private:
+  // A text the server keeps in the replicated meta.db under `key` (the
+  // group directory, the cluster record): Put is a write like any other;
+  // Get answers "" while none was put.
+  Status PutMetaText(std::string_view key, std::string_view text);
+  StatusOr<std::string> MetaText(std::string_view key);
+
   // A URL as the client gave it, normalised and keyed.
   struct Resolved {
     NormalizedUrl norm;

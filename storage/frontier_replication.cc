@@ -153,19 +153,35 @@ void FrontierImpl::SetReplicationListener(ReplicationListener listener) {
 
 namespace {
 constexpr std::string_view kGroupDirectoryKey = "group-directory";
+constexpr std::string_view kClusterRecordKey = "cluster-record";
 }  // namespace
 
-Status FrontierImpl::PutGroupDirectory(std::string_view text) {
-  return RunWrite(
-      [&](DbTxn* t) { return meta_.Put(t, kGroupDirectoryKey, text); });
+Status FrontierImpl::PutMetaText(std::string_view key, std::string_view text) {
+  return RunWrite([&](DbTxn* t) { return meta_.Put(t, key, text); });
 }
 
-StatusOr<std::string> FrontierImpl::GroupDirectory() {
+StatusOr<std::string> FrontierImpl::MetaText(std::string_view key) {
   std::string text;
-  Status s = meta_.Get(nullptr, kGroupDirectoryKey, &text);
+  Status s = meta_.Get(nullptr, key, &text);
   if (s.IsNotFound()) return std::string();
   if (!s.ok()) return s;
   return text;
+}
+
+Status FrontierImpl::PutGroupDirectory(std::string_view text) {
+  return PutMetaText(kGroupDirectoryKey, text);
+}
+
+StatusOr<std::string> FrontierImpl::GroupDirectory() {
+  return MetaText(kGroupDirectoryKey);
+}
+
+Status FrontierImpl::PutClusterRecord(std::string_view text) {
+  return PutMetaText(kClusterRecordKey, text);
+}
+
+StatusOr<std::string> FrontierImpl::ClusterRecord() {
+  return MetaText(kClusterRecordKey);
 }
 
 Status FrontierImpl::RemoveReplicationSite(const ReplicationSite& site) {
