@@ -158,13 +158,13 @@ Status FrontierImpl::CreateCrawl(std::string_view name) {
     // Handles opened in an aborted transaction are closed, not used.
     for (const CrawlDb& d : kCrawlDbs)
       (void)(space.get()->*d.member).CloseWithoutSync();
-    NoteWriteFailure(s);
+    write_failure_.Note(s);
     return s;
   }
   commit_seq_.fetch_add(1, std::memory_order_release);
   ++next_crawl_id_;
   // The new files' directory entries, as at first start.
-  if (Status ds = SyncDirectory(); !ds.ok()) return ds;
+  if (Status ds = durability_.SyncDirectory(); !ds.ok()) return ds;
   if (!gate_on_) {
     // The first crawl beside the default one: from now on the crawls
     // share their sites' politeness, so the gate learns the default's
@@ -334,7 +334,7 @@ StatusOr<bool> FrontierImpl::DeleteCrawl(std::string_view name) {
   }
   if (!s.ok()) {
     // The crawl stays: open its files again.
-    NoteWriteFailure(s);
+    write_failure_.Note(s);
     (void)OpenCrawlDatabases(victim, nullptr);
     return s;
   }
@@ -345,7 +345,7 @@ StatusOr<bool> FrontierImpl::DeleteCrawl(std::string_view name) {
     gate_on_ = false;
     gate_.Clear();
   }
-  if (Status ds = SyncDirectory(); !ds.ok()) return ds;
+  if (Status ds = durability_.SyncDirectory(); !ds.ok()) return ds;
   return true;
 }
 

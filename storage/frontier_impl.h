@@ -1,5 +1,10 @@
 // FrontierImpl: the Berkeley DB implementation of Frontier (frontier.h).
-// Private to storage/; split over frontier_{open,verbs,timers,records}.cc.
+// Private to storage/; split over frontier_{open,verbs,timers,records}.cc
+// and the rest of frontier_*.cc. It owns the components that stand alone,
+// each with its contract in its own header: LogDurability (the log
+// files' and the directory's syncs), SiteNameCache (a host's site under a
+// scope), WriteFailure (the latch of a failed write) and, for its write
+// transactions, TxnBody (txn_body.h).
 #pragma once
 
 #include <atomic>
@@ -11,7 +16,6 @@
 #include <random>
 #include <set>
 #include <string>
-#include <type_traits>
 #include <unordered_map>
 #include <vector>
 
@@ -24,47 +28,17 @@
 #include "storage/frontier.h"
 #include "storage/host_gate.h"
 #include "storage/import_records.h"
+#include "storage/log_durability.h"
 #include "storage/policy_records.h"
 #include "storage/records.h"
 #include "storage/replicator.h"
 #include "storage/site_blocks.h"
+#include "storage/site_name_cache.h"
 #include "storage/site_scheduler.h"
+#include "storage/txn_body.h"
+#include "storage/write_failure.h"
 
 namespace frontier {
-
-// A non-owning reference to a callable `Status(DbTxn*)`. RunWrite runs on
-// every command; std::function would heap-allocate the verbs' lambdas
-// (their captures exceed its small buffer). The callable must outlive the
-// call it is passed to, as a lambda argument does.
-class TxnBody {
- public:
-  template <typename F>
-    requires(!std::is_same_v<std::remove_cvref_t<F>, TxnBody>)
-  TxnBody(F&& f)  // NOLINT: implicit, so a lambda can be passed directly
-      : obj_(static_cast<void*>(std::addressof(f))),
-        call_([](void* o, DbTxn* t) {
-          return (*static_cast<std::remove_reference_t<F>*>(o))(t);
-        }) {}
-  Status operator()(DbTxn* t) const { return call_(obj_, t); }
-
- private:
-  void* obj_;
-  Status (*call_)(void*, DbTxn*);
-};
-
-// Empties a map that lives for one transaction. unordered_map::clear()
-// keeps the bucket array and wipes all of it on every later clear(): after
-// the start's scheduler rebuild (an entry per site) that was a memset of
-// megabytes per command, 1 ms each with 1M sites. A large one is replaced.
-template <typename Map>
-void ResetPerTransaction(Map* map) {
-  constexpr size_t kKeepBuckets = 1024;
-  if (map->bucket_count() > kKeepBuckets) {
-    Map().swap(*map);
-  } else {
-    map->clear();
-  }
-}
 
 class FrontierImpl final : public Frontier {
  public:
@@ -184,19 +158,9 @@ class FrontierImpl final : public Frontier {
   Status FlushLog() override;                      // frontier_log.cc
   StatusOr<uint64_t> WriteLog() override;           // frontier_log.cc
   Status SyncLog(uint64_t seq) override;            // frontier_log.cc
-  // fsyncs the data directory, so that the entries of the files created
-  // in it (the databases at first start, each new log file) survive a
-  // power cut: POSIX asks for it, and only some file systems (ext4, XFS)
-  // commit entries with the files' own fsync. IOError on failure.
-  Status SyncDirectory() const;                      // frontier_log.cc
-  // Makes Berkeley DB fsync a file's directory right after it creates the
-  // file (process-wide, db_env_set_func_open; idempotent): its write-ahead
-  // rule syncs a new log file's data, never its entry. Call before the
-  // first environment opens.
-  static void InstallEntrySync();                    // frontier_log.cc
-  // After FlushLog's log_flush: SyncDirectory() if Berkeley DB started a
-  // log file since the last sync (log_flush synced its data, not its
-  // entry). On the loop thread; takes sync_mu_.
+  // After FlushLog's log_flush: the directory's fsync if Berkeley DB
+  // started a log file since the last one (log_flush synced its data, not
+  // its entry; LogDurability::SyncNewFileEntries). On the loop thread.
   Status SyncNewLogFileEntries();                    // frontier_log.cc
   Status WriteBehind(int64_t now_ms,
                      int64_t checkpoint_ms) override;  // frontier_writeback.cc
@@ -247,17 +211,7 @@ class FrontierImpl final : public Frontier {
     std::optional<int> depth;   // the ref's G, if the ref is known
   };
 
-  // A host's site under some scope: its name and fingerprint.
-  struct SiteRef {
-    std::string_view name;
-    uint64_t fp = 0;
-  };
-  // SiteOf(host, scope) and its fingerprint, for `host` whose fingerprint
-  // is `host_fp`. Under kHost that is the host itself (name views `host`);
-  // under kDomain it is remembered (name views the memory, valid until the
-  // next call): libpsl's lookup costs about 12k instructions, and a page's
-  // links mostly share a few hosts. Bounded.
-  SiteRef SiteFor(const std::string& host, uint64_t host_fp, SiteScope scope);
+  using SiteRef = SiteNameCache::SiteRef;
   // The indices of the valid `targets` in U key order, stably: the order a
   // batched verb visits them in (frontier_batch.cc).
   static std::vector<uint32_t> InKeyOrder(
@@ -596,9 +550,6 @@ class FrontierImpl final : public Frontier {
   // ignoring errors (a panicked environment reports DB_RUNRECOVERY on
   // close but frees its handles all the same). Keeps the directory lock.
   void CloseEnvironment();
-  // Records a write that failed with an I/O error (see WriteStatus()).
-  // Any thread.
-  void NoteWriteFailure(const Status& status);
   // Starts file_syncer_ on the database files (frontier_writeback.cc).
   void StartFileSyncer();
   Status CheckLayout();
@@ -703,9 +654,10 @@ class FrontierImpl final : public Frontier {
   HostGate gate_;
   bool gate_on_ = false;  // more than one crawl: consult and keep gate_
   bool paused_ = false;   // SetPaused(): no hand-outs
-  // opts_.dir, for SyncLog() on the server's thread (opts_ may be
+  // The log files' and the directory's syncs, in opts_.dir as it was at
+  // construction (SyncLog() runs on the server's thread, and opts_ may be
   // reassigned by UpdateOptions() meanwhile).
-  const std::string log_dir_;
+  LogDurability durability_;
   int lock_fd_ = -1;
   int64_t open_ms_ = 0;
   bool closed_ = true;
@@ -785,13 +737,9 @@ class FrontierImpl final : public Frontier {
   ScopeRecheck scope_recheck_;
   std::string scope_recheck_next_;
   std::mt19937_64 robots_rng_{std::random_device{}()};  // back-off jitter
-  // SiteFor()'s memory for kDomain, by host fingerprint.
-  struct DomainOfHost {
-    std::string host;  // to tell two hosts with one fingerprint apart
-    std::string name;
-    uint64_t fp = 0;
-  };
-  std::unordered_map<uint64_t, DomainOfHost> domain_sites_;
+  // A host's site under a scope, remembered for kDomain (the verbs' links
+  // mostly share a few hosts).
+  SiteNameCache site_names_;
   std::string record_buf_;  // reused to encode the records written
   // Site records the current transaction changed, not yet written.
   std::unordered_map<uint64_t, SiteRecord> dirty_sites_;
@@ -801,20 +749,9 @@ class FrontierImpl final : public Frontier {
   std::atomic<uint64_t> flushed_seq_{0};
   // commit_seq_ just after the counters record was last written.
   uint64_t counters_saved_seq_ = 0;
-  // WriteLog()/SyncLog(): the newest log file WriteLog() wrote to, and,
-  // under sync_mu_ (SyncLog's thread), the newest one synced and the
-  // descriptor SyncLog keeps open on the current one.
-  std::atomic<uint32_t> written_file_{0};
-  std::mutex sync_mu_;
-  uint32_t synced_file_ = 0;
-  uint32_t sync_fd_file_ = 0;
-  int sync_fd_ = -1;
-  // The first write failure since the last successful RetryWrites() (see
-  // WriteStatus()). The flag is the lock-free fast path; the Status is
-  // guarded by the mutex because FlushLog() may fail on another thread.
-  std::atomic<bool> write_failed_{false};
-  mutable std::mutex write_error_mu_;
-  Status write_error_;
+  // The write failure since the last successful RetryWrites() (see
+  // WriteStatus()); noted from any thread.
+  WriteFailure write_failure_;
   // A lower bound on the earliest Qc time (exact after each Tick); nullopt
   // when Qc is empty. Removing an entry leaves it early, which only costs
   // a Tick that finds nothing.

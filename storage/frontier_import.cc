@@ -54,8 +54,8 @@ StatusOr<std::vector<StatusOr<ImportOutcome>>> FrontierImpl::Import(
           continue;
         }
       }
-      const SiteRef site =
-          SiteFor(r->norm.host, r->key.host_fp, opts_.politeness_scope);
+      const SiteRef site = site_names_.SiteFor(r->norm.host, r->key.host_fp,
+                                               opts_.politeness_scope);
       if (deleting_.contains(site.fp)) {
         out[i] = Status::InvalidArgument("its site is being deleted");
         continue;
@@ -121,8 +121,8 @@ Status FrontierImpl::ImportUrlRecord(DbTxn* t, const ImportUrl& in,
   }
   if (!s.IsNotFound()) return s;
 
-  const SiteRef site_of =
-      SiteFor(url.norm.host, url.key.host_fp, opts_.politeness_scope);
+  const SiteRef site_of = site_names_.SiteFor(url.norm.host, url.key.host_fp,
+                                              opts_.politeness_scope);
   const uint64_t site_fp = site_of.fp;
   SiteRecord site;
   s = LoadSite(t, site_fp, &site);

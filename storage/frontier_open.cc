@@ -122,7 +122,7 @@ Status FrontierImpl::OpenEnvironment(int64_t start) {
   // Cache buffers at their own size (storage/bdb_alloc.h); what Berkeley
   // DB hands back to us (statistics) still comes from malloc.
   bdb::InstallAllocator();
-  InstallEntrySync();
+  LogDurability::InstallEntrySync();
   env_.reset(new DbEnv(DB_CXX_NO_EXCEPTIONS));
   DbEnv* env = env_.get();
   env->set_errpfx("frontierd(bdb)");
@@ -171,9 +171,7 @@ Status FrontierImpl::OpenEnvironment(int64_t start) {
     DB_LOG_STAT* st = nullptr;
     s = bdb::FromDb(env->log_stat(&st, 0), "log_stat");
     if (!s.ok()) return s;
-    std::lock_guard<std::mutex> lock(sync_mu_);
-    synced_file_ = st->st_cur_file;
-    written_file_.store(st->st_cur_file);
+    durability_.Reset(st->st_cur_file);
     free(st);
   }
 
@@ -183,7 +181,7 @@ Status FrontierImpl::OpenEnvironment(int64_t start) {
   if (s.ok()) s = OpenCrawls();
   // The databases and the first log file may have just been created:
   // their entries are made durable before anything is acknowledged.
-  if (s.ok()) s = SyncDirectory();
+  if (s.ok()) s = durability_.SyncDirectory();
   open_ms_ = SteadyMs() - start;
   return s;
 }
@@ -454,7 +452,7 @@ Status FrontierImpl::Checkpoint() {
     s = bdb::FromDb(env_->txn_checkpoint(0, 0, 0), "txn_checkpoint");
   }
   if (!s.ok()) {
-    NoteWriteFailure(s);
+    write_failure_.Note(s);
     return s;
   }
   flushed_seq_.store(commit_seq_.load());  // a checkpoint flushes the log
@@ -499,12 +497,7 @@ Status FrontierImpl::Close(bool skip_checkpoint) {
   }
   env_.reset();
   closed_ = true;
-  {
-    std::lock_guard<std::mutex> lock(sync_mu_);
-    if (sync_fd_ >= 0) ::close(sync_fd_);
-    sync_fd_ = -1;
-    sync_fd_file_ = 0;
-  }
+  durability_.CloseFile();
   if (lock_fd_ >= 0) {
     ::close(lock_fd_);
     lock_fd_ = -1;

@@ -72,7 +72,7 @@ Status FrontierImpl::FinishWrite(bdb::Txn* txn, Status s) {
         commit_seq_.fetch_add(1, std::memory_order_release) + 1;
     if (commit_flags != 0) counters_saved_seq_ = seq;
   } else {
-    if (s.IsIOError()) NoteWriteFailure(s);  // a full disk, DB_RUNRECOVERY
+    if (s.IsIOError()) write_failure_.Note(s);  // a full disk, DB_RUNRECOVERY
     // The scheduler, counters and site cache ran ahead of a transaction
     // that did not happen: put them back to what the disk says.
     stats_ = saved_stats_;

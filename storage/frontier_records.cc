@@ -7,7 +7,7 @@
 namespace frontier {
 
 FrontierImpl::FrontierImpl(const FrontierOptions& options)
-    : opts_(options), log_dir_(options.dir) {}
+    : opts_(options), durability_(options.dir) {}
 
 StatusOr<FrontierImpl::Resolved> FrontierImpl::Resolve(std::string_view url,
                                                        const char* what) const {
@@ -21,28 +21,6 @@ StatusOr<FrontierImpl::Resolved> FrontierImpl::Resolve(std::string_view url,
   r.key.host_fp = Fingerprint(r.norm.host);
   r.key.url_fp = Fingerprint(r.norm.url);
   return r;
-}
-
-namespace {
-constexpr size_t kSiteNamesMax = 1 << 16;
-}  // namespace
-
-FrontierImpl::SiteRef FrontierImpl::SiteFor(const std::string& host,
-                                            uint64_t host_fp,
-                                            SiteScope scope) {
-  if (scope == SiteScope::kHost) {
-    return {host, host_fp};  // Fingerprint(host): the same function
-  }
-  auto it = domain_sites_.find(host_fp);
-  if (it == domain_sites_.end() || it->second.host != host) {
-    if (domain_sites_.size() >= kSiteNamesMax) domain_sites_.clear();
-    DomainOfHost& entry = domain_sites_[host_fp];
-    entry.host = host;
-    entry.name = SiteOf(host, scope);
-    entry.fp = Fingerprint(entry.name);
-    return {entry.name, entry.fp};
-  }
-  return {it->second.name, it->second.fp};
 }
 
 Status FrontierImpl::TxnCursor(DbTxn* t, bdb::Database* db, bdb::Cursor* c,

@@ -1,9 +1,9 @@
 // FrontierImpl: what happens after a write fails (a full disk, an I/O
 // error, Berkeley DB's DB_RUNRECOVERY): the failure is recorded for
-// WriteStatus(), and RetryWrites() checks whether the directory takes
-// writes again, reopening the environment with recovery when Berkeley DB
-// asks for it. The server refuses write commands in between
-// (docs/operations.md, "Disk full").
+// WriteStatus() (write_failure_, storage/write_failure.h), and
+// RetryWrites() checks whether the directory takes writes again,
+// reopening the environment with recovery when Berkeley DB asks for it. The
+// server refuses write commands in between (docs/operations.md, "Disk full").
 #include <chrono>
 #include <cstdlib>
 
@@ -11,17 +11,7 @@
 
 namespace frontier {
 
-void FrontierImpl::NoteWriteFailure(const Status& status) {
-  std::lock_guard<std::mutex> lock(write_error_mu_);
-  write_error_ = status;  // the latest reason is the one worth showing
-  write_failed_.store(true, std::memory_order_release);
-}
-
-Status FrontierImpl::WriteStatus() const {
-  if (!write_failed_.load(std::memory_order_acquire)) return Status::OK();
-  std::lock_guard<std::mutex> lock(write_error_mu_);
-  return write_error_;
-}
+Status FrontierImpl::WriteStatus() const { return write_failure_.status(); }
 
 void FrontierImpl::CloseEnvironment() {
   // A panicked environment would refuse to close its handles (leaking the
@@ -77,7 +67,7 @@ Status FrontierImpl::RetryWrites() {
     if (s.ok()) KeepCumulativeCounters(counted, &stats_);
   }
   if (!s.ok()) {
-    NoteWriteFailure(s);
+    write_failure_.Note(s);
     return s;
   }
   if (!backup_pinned_) {  // as Checkpoint(): drop logs no longer needed
@@ -88,9 +78,7 @@ Status FrontierImpl::RetryWrites() {
   // Everything committed is on disk now: flushed, or (after a reopen)
   // exactly what recovery found there.
   flushed_seq_.store(commit_seq_.load());
-  std::lock_guard<std::mutex> lock(write_error_mu_);
-  write_error_ = Status::OK();
-  write_failed_.store(false, std::memory_order_release);
+  write_failure_.Clear();
   return Status::OK();
 }
 

@@ -107,8 +107,8 @@ Status FrontierImpl::CatchUpPromotion() {
   if (s.ok()) s = OpenCrawls();
   if (s.ok()) s = UseCrawl(crawl);
   if (!s.ok()) {
-    NoteWriteFailure(Status::IOError("rebuilding after promotion: " +
-                                     s.ToString()));
+    write_failure_.Note(
+        Status::IOError("rebuilding after promotion: " + s.ToString()));
   }
   return s;
 }

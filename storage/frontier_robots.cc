@@ -427,8 +427,8 @@ Status FrontierImpl::RobotsSet(std::string_view origin_arg, int status,
         "': expected scheme://host[:port] with no path, query or fragment");
   }
   const uint64_t origin_fp = Fingerprint(origin);
-  const SiteRef site_of = SiteFor(target->norm.host, target->key.host_fp,
-                                  opts_.politeness_scope);
+  const SiteRef site_of = site_names_.SiteFor(
+      target->norm.host, target->key.host_fp, opts_.politeness_scope);
   const uint64_t site_fp = site_of.fp;
   const std::string site_name(site_of.name);
   return RunWrite([&](DbTxn* t) {
@@ -460,9 +460,9 @@ StatusOr<std::optional<bool>> FrontierImpl::RobotsCheck(std::string_view url) {
   const std::string origin = OriginOf(target->norm);
   // A site being deleted keeps its policy records until Tick removes
   // them; it is unknown already.
-  const bool deleted = deleting_.contains(
-      SiteFor(target->norm.host, target->key.host_fp, opts_.politeness_scope)
-          .fp);
+  const SiteRef site = site_names_.SiteFor(
+      target->norm.host, target->key.host_fp, opts_.politeness_scope);
+  const bool deleted = deleting_.contains(site.fp);
   PolicyRecord p;
   Status s = deleted ? Status::NotFound("site deleted")
                      : LoadPolicy(nullptr, Fingerprint(origin), &p);

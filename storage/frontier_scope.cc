@@ -69,12 +69,13 @@ bool FrontierImpl::OutOfScope(const Resolved& url, const Resolved* ref) {
   std::optional<scope::RefRelation> relation;
   if (ref != nullptr && sc.ref_rule != scope::RefRule::kAny) {
     const SiteScope by = opts_.politeness_scope;
-    const uint64_t site = SiteFor(url.norm.host, url.key.host_fp, by).fp;
-    const uint64_t ref_site = SiteFor(ref->norm.host, ref->key.host_fp, by).fp;
-    const uint64_t domain =
-        SiteFor(url.norm.host, url.key.host_fp, SiteScope::kDomain).fp;
-    const uint64_t ref_domain =
-        SiteFor(ref->norm.host, ref->key.host_fp, SiteScope::kDomain).fp;
+    auto site_fp = [this](const Resolved& r, SiteScope scope) {
+      return site_names_.SiteFor(r.norm.host, r.key.host_fp, scope).fp;
+    };
+    const uint64_t site = site_fp(url, by);
+    const uint64_t ref_site = site_fp(*ref, by);
+    const uint64_t domain = site_fp(url, SiteScope::kDomain);
+    const uint64_t ref_domain = site_fp(*ref, SiteScope::kDomain);
     relation = scope::RefRelation{site == ref_site, domain == ref_domain};
   }
   switch (sc.Check(url.norm.url, url.norm.host, relation)) {

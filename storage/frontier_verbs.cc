@@ -36,7 +36,7 @@ const char* UrlStateName(UrlState state) {
 Status FrontierImpl::LoadRefContext(DbTxn* t, const Resolved& ref,
                                     RefContext* out) {
   out->depth_site_fp =
-      SiteFor(ref.norm.host, ref.key.host_fp, opts_.depth_scope).fp;
+      site_names_.SiteFor(ref.norm.host, ref.key.host_fp, opts_.depth_scope).fp;
   UrlRecord rec;
   Status s = LoadUrl(t, ref.key, &rec);
   if (s.ok() && rec.url == ref.norm.url) {
@@ -106,8 +106,8 @@ Status FrontierImpl::AddOne(DbTxn* t, const Resolved& url,
 
   int depth = 1;
   if (ref != nullptr && ref->depth &&
-      SiteFor(url.norm.host, url.key.host_fp, opts_.depth_scope).fp ==
-          ref->depth_site_fp) {
+      site_names_.SiteFor(url.norm.host, url.key.host_fp, opts_.depth_scope)
+              .fp == ref->depth_site_fp) {
     depth = std::min(*ref->depth + 1, kMaxStoredDepth);
   }
   if (opts_.max_depth > 0 && depth > opts_.max_depth) {
@@ -117,8 +117,8 @@ Status FrontierImpl::AddOne(DbTxn* t, const Resolved& url,
     return s;
   }
 
-  const SiteRef site_of =
-      SiteFor(url.norm.host, url.key.host_fp, opts_.politeness_scope);
+  const SiteRef site_of = site_names_.SiteFor(url.norm.host, url.key.host_fp,
+                                              opts_.politeness_scope);
   const uint64_t site_fp = site_of.fp;
   if (deleting_.contains(site_fp)) {
     // Its old records still await Tick's removal, and a new record could

@@ -43,11 +43,11 @@ void FrontierImpl::StartFileSyncer() {
     paths.push_back(opts_.dir + "/" + name);
   file_syncer_ = std::make_unique<FileSyncer>(
       std::move(paths), kFileSyncPeriodMs,
-      [this](const Status& s) { NoteWriteFailure(s); });
+      [this](const Status& s) { write_failure_.Note(s); });
 }
 
 Status FrontierImpl::WriteBehind(int64_t now_ms, int64_t checkpoint_ms) {
-  if (closed_ || write_failed_.load()) return Status::OK();
+  if (closed_ || write_failure_.failed()) return Status::OK();
   if (Status s = EndOpenPass(); !s.ok()) return s;
   if (checkpoint_ms - now_ms > kWriteBehindWindowMs) return Status::OK();
   if (now_ms - write_behind_ms_ < kWriteBehindPeriodMs) return Status::OK();
@@ -77,7 +77,7 @@ Status FrontierImpl::WriteBehind(int64_t now_ms, int64_t checkpoint_ms) {
   int wrote = 0;
   s = bdb::FromDb(env_->memp_trickle(pct, &wrote), "memp_trickle");
   if (!s.ok()) {
-    NoteWriteFailure(s);
+    write_failure_.Note(s);
     return s;
   }
   pages_written_behind_ += static_cast<uint64_t>(wrote);
