@@ -134,7 +134,7 @@ StatusOr<std::vector<StatusOr<bool>>> FrontierImpl::SeenMany(
 
   // As Seen(): no transaction, so nothing to commit and no log record.
   bdb::Cursor cursor;
-  Status s = cursor.Open(&urls_, nullptr);
+  Status s = cursor.Open(&urls_.db(), nullptr);
   if (!s.ok()) return s;
   std::string value;
   UrlRecord rec;

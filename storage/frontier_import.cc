@@ -125,7 +125,7 @@ Status FrontierImpl::ImportUrlRecord(DbTxn* t, const ImportUrl& in,
                                               opts_.politeness_scope);
   const uint64_t site_fp = site_of.fp;
   SiteRecord site;
-  s = LoadSite(t, site_fp, &site);
+  s = sites_.Load(t, site_fp, &site);
   const bool new_site = s.IsNotFound();
   if (!s.ok() && !new_site) return s;
   if (new_site) site.name.assign(site_of.name);
@@ -146,17 +146,17 @@ Status FrontierImpl::ImportUrlRecord(DbTxn* t, const ImportUrl& in,
     s = Enqueue(t, url.key, &rec, &site);
   } else if (IsScheduled(in.state)) {
     rec.due_ms = in.due_ms;
-    s = AddTimer(t, in.due_ms, url.key);
+    s = timers_.Add(t, in.due_ms, url.key);
   } else if (in.state == StoredState::kExcluded) {
     s = excluded_.Put(
         t, EncodeExcludedKey(Fingerprint(OriginOf(url.norm)), url.key), "");
   }
   if (s.ok() && in.data) s = SetData(t, url.key, &rec, in.data);
-  if (s.ok()) s = StoreUrl(t, url.key, rec);
+  if (s.ok()) s = urls_.Store(t, url.key, rec);
   if (!s.ok()) return s;
   site.urls++;
   CountMove(&site, std::nullopt, rec.state);
-  StoreSite(site_fp, site);
+  sites_.Store(site_fp, site);
   s = PlaceSite(t, site_fp, site, now_ms);
   if (!s.ok()) return s;
   if (new_site) CountNewSite(site);
@@ -169,7 +169,7 @@ Status FrontierImpl::ImportSiteRecord(DbTxn* t, const ImportSite& in,
                                       int64_t now_ms) {
   const uint64_t site_fp = Fingerprint(in.name);
   SiteRecord site;
-  Status s = LoadSite(t, site_fp, &site);
+  Status s = sites_.Load(t, site_fp, &site);
   const bool new_site = s.IsNotFound();
   if (!s.ok() && !new_site) return s;
   if (new_site) site.name = in.name;
@@ -180,7 +180,7 @@ Status FrontierImpl::ImportSiteRecord(DbTxn* t, const ImportSite& in,
   site.max_urls = in.max_urls;
   site.robots_delay_ms = in.robots_delay_ms;
   site.adaptive_delay_ms = in.adaptive_delay_ms;
-  StoreSite(site_fp, site);
+  sites_.Store(site_fp, site);
   s = PlaceSite(t, site_fp, site, now_ms);
   if (s.ok() && new_site) CountNewSite(site);
   return s;
@@ -190,7 +190,7 @@ Status FrontierImpl::ImportPolicy(DbTxn* t, const ImportRobots& in,
                                   ImportOutcome* out) {
   const uint64_t origin_fp = Fingerprint(in.origin);
   PolicyRecord rec;
-  Status s = LoadPolicy(t, origin_fp, &rec);
+  Status s = robots_.Load(t, origin_fp, &rec);
   if (s.ok()) {
     *out = ImportOutcome::kKept;
     return Status::OK();
@@ -206,7 +206,7 @@ Status FrontierImpl::ImportPolicy(DbTxn* t, const ImportRobots& in,
   rec.recheck_started = false;
   rec.recheck_after = UrlKey();
   *out = ImportOutcome::kApplied;
-  return StorePolicy(t, origin_fp, rec);
+  return robots_.Store(t, origin_fp, rec);
 }
 
 }  // namespace frontier

@@ -1,8 +1,8 @@
 // FrontierImpl: the two hold-backs URL Frontier's API asks for
 // (docs/urlfrontier.md): a site's cap on done URLs (SetCrawlLimit, SITE
-// CRAWLLIMIT), kept in the site record and applied by PlacementOf(), and
-// the node-wide pause of hand-outs (SetActive, PAUSE), kept in the
-// default crawl's meta.db.
+// CRAWLLIMIT), kept in the site record and applied by
+// SitePolicy::PlacementOf(), and the node-wide pause of hand-outs
+// (SetActive, PAUSE), kept in the default crawl's meta.db.
 #include "storage/frontier_impl.h"
 
 namespace frontier {

@@ -4,17 +4,13 @@
 
 namespace frontier {
 
-size_t FrontierImpl::PartitionOf(const SiteRecord& site) const {
-  return opts_.partitions.Match(site.name);
-}
-
 void FrontierImpl::CountNewSite(const SiteRecord& site) {
   stats_.sites++;
-  part_counts_[PartitionOf(site)].sites++;
+  part_counts_[site_policy_.PartitionOf(site)].sites++;
 }
 
 void FrontierImpl::CountSiteInPartition(const SiteRecord& site) {
-  PartitionCounts& c = part_counts_[PartitionOf(site)];
+  PartitionCounts& c = part_counts_[site_policy_.PartitionOf(site)];
   c.sites++;
   c.queued += site.queued;
   c.leased += site.leases;

@@ -44,12 +44,12 @@ Status FrontierImpl::DeleteEntryOfUrl(DbTxn* t, uint64_t site_fp,
   }
   switch (rec.state) {
     case StoredState::kQueued:
-      return DeleteIfPresent(&queue_, t,
+      return DeleteIfPresent(&queue_.db(), t,
                              EncodeQueueKey(site_fp, PosOf(rec, key)));
     case StoredState::kLeased:
     case StoredState::kScheduledRetry:
     case StoredState::kScheduledRecrawl:
-      return DeleteIfPresent(&timers_, t, EncodeTimerKey(rec.due_ms, key));
+      return DeleteIfPresent(&timers_.db(), t, EncodeTimerKey(rec.due_ms, key));
     case StoredState::kDone:
     case StoredState::kDead:
     // Its entry in the excluded index goes stale, which a re-check drops
@@ -62,18 +62,17 @@ Status FrontierImpl::DeleteEntryOfUrl(DbTxn* t, uint64_t site_fp,
 
 Status FrontierImpl::DeleteOrigins(DbTxn* t,
                                    const std::set<uint64_t>& origins) {
-  Status s;
   for (uint64_t origin_fp : origins) {
-    if (s.ok()) s = DeleteIfPresent(&policy_, t, EncodePolicyKey(origin_fp));
-    policy_cache_.erase(origin_fp);
+    Status s = robots_.Delete(t, origin_fp);
+    if (!s.ok()) return s;
   }
-  return s;
+  return Status::OK();
 }
 
 Status FrontierImpl::TombstoneSite(DbTxn* t, uint64_t site_fp,
                                    const SiteRecord& site) {
   (void)site;  // its counts leave with ForgetSite
-  Status s = sites_.Delete(t, EncodeSiteKey(site_fp));
+  Status s = sites_.db().Delete(t, EncodeSiteKey(site_fp));
   if (s.ok()) s = meta_.Put(t, DeletingKey(site_fp), "");
   return s;
 }
@@ -82,13 +81,12 @@ void FrontierImpl::ForgetSite(uint64_t site_fp, const SiteRecord& site,
                               bool with_urls) {
   // Whatever the transaction buffered or cached for the site goes too;
   // an abort clears the cache and re-places the touched sites.
-  dirty_sites_.erase(site_fp);
-  site_cache_.erase(site_fp);
-  head_changes_.erase(site_fp);
+  sites_.Forget(site_fp);
+  queue_.ForgetHead(site_fp);
   touched_sites_.insert(site_fp);
   sched_.Remove(site_fp);
   blocks_.Set(site_fp, 0);  // a deleted site is no longer blocked
-  PartitionCounts& part = part_counts_[PartitionOf(site)];
+  PartitionCounts& part = part_counts_[site_policy_.PartitionOf(site)];
   Drop(&stats_.sites, 1);
   Drop(&part.sites, 1);
   if (!with_urls) return;  // the caller counted each URL it removed
@@ -115,8 +113,7 @@ Status FrontierImpl::TickDeletes(TickResult* result) {
     next.clear();
     finished = false;
     bdb::Cursor c;
-    Status ls = c.Open(&urls_, t);
-    cursors_.urls_at.reset();
+    Status ls = urls_.OpenScan(t, &c);
     std::string key, value;
     if (ls.ok()) {
       ls = it->second.empty() ? c.First(&key, &value)

@@ -73,7 +73,7 @@ StatusOr<UrlPage> FrontierImpl::ListUrls(const UrlFilter& filter,
 
   // As Seen(): no transaction, nothing to commit.
   bdb::Cursor c;
-  Status s = c.Open(&urls_, nullptr);
+  Status s = c.Open(&urls_.db(), nullptr);
   if (!s.ok()) return s;
   std::string key, value;
   UrlRecord rec;

@@ -72,16 +72,16 @@ Status FrontierImpl::AddKnown(DbTxn* t, const Resolved& url,
       PopularityClass(rec->backlinks + 1) != PopularityClass(rec->backlinks);
   if (!moves) {
     rec->backlinks++;
-    return StoreUrl(t, url.key, *rec);
+    return urls_.Store(t, url.key, *rec);
   }
   // The site's record comes out as it went in (one URL out of Q, the same
   // one back in): it is not written; only the site's head may change.
   SiteRecord site;
-  Status s = LoadSite(t, rec->site_fp, &site);
+  Status s = sites_.Load(t, rec->site_fp, &site);
   if (s.ok()) s = Dequeue(t, url.key, *rec, &site);
   rec->backlinks++;
   if (s.ok()) s = Enqueue(t, url.key, rec, &site);
-  if (s.ok()) s = StoreUrl(t, url.key, *rec);
+  if (s.ok()) s = urls_.Store(t, url.key, *rec);
   if (!s.ok()) return s;
   return PlaceSite(t, rec->site_fp, site, now_ms);
 }
@@ -128,11 +128,12 @@ Status FrontierImpl::AddOne(DbTxn* t, const Resolved& url,
     return Status::OK();
   }
   SiteRecord site;
-  Status s = LoadSite(t, site_fp, &site);
+  Status s = sites_.Load(t, site_fp, &site);
   const bool new_site = s.IsNotFound();
   if (!s.ok() && !new_site) return s;
   if (new_site) site.name.assign(site_of.name);
-  if (const uint64_t cap = UrlCapOf(site); cap > 0 && site.urls >= cap) {
+  if (const uint64_t cap = site_policy_.UrlCapOf(site);
+      cap > 0 && site.urls >= cap) {
     *out = AddOutcome::kRefused;
     s = known_or(Status::OK());
     if (s.ok() && *out == AddOutcome::kRefused) stats_.refused++;
@@ -151,7 +152,7 @@ Status FrontierImpl::AddOne(DbTxn* t, const Resolved& url,
   rec.has_data = options.data.has_value();
   if (likely_new) {
     bool inserted = false;
-    s = InsertUrl(t, url.key, rec, &inserted);
+    s = urls_.Insert(t, url.key, rec, &inserted);
     if (!s.ok()) return s;
     if (!inserted) {
       s = LoadUrl(t, url.key, &rec);
@@ -160,13 +161,13 @@ Status FrontierImpl::AddOne(DbTxn* t, const Resolved& url,
     s = Enqueue(t, url.key, &rec, &site);
   } else {
     s = Enqueue(t, url.key, &rec, &site);
-    if (s.ok()) s = StoreUrl(t, url.key, rec);
+    if (s.ok()) s = urls_.Store(t, url.key, rec);
   }
   if (s.ok() && options.data) s = SetData(t, url.key, &rec, options.data);
   if (!s.ok()) return s;
   site.urls++;
   CountMove(&site, std::nullopt, StoredState::kQueued);
-  StoreSite(site_fp, site);
+  sites_.Store(site_fp, site);
   s = PlaceSite(t, site_fp, site, now_ms);
   if (!s.ok()) return s;
   if (new_site) CountNewSite(site);
@@ -233,7 +234,7 @@ Status FrontierImpl::PopOne(DbTxn* t, std::optional<size_t> partition,
             : partition ? sched_.FirstReadyIn(*partition)
                         : sched_.FirstReady();
     if (!first) return Status::OK();
-    s = LoadSite(t, first->first, &site);
+    s = sites_.Load(t, first->first, &site);
     if (!s.ok()) return s;
     if (gate_on_ && GateHolds(first->first, site, now_ms)) {
       // Another crawl fetches from the site or waits its delay: this
@@ -263,15 +264,15 @@ Status FrontierImpl::PopOne(DbTxn* t, std::optional<size_t> partition,
   if (!s.ok()) return s;
   rec.state = StoredState::kLeased;
   rec.due_ms = now_ms + lease_ms;
-  s = AddTimer(t, rec.due_ms, pos.url);
-  if (s.ok()) s = StoreUrl(t, pos.url, rec);
+  s = timers_.Add(t, rec.due_ms, pos.url);
+  if (s.ok()) s = urls_.Store(t, pos.url, rec);
   if (!s.ok()) return s;
   site.leases++;
   site.next_allowed_ms =
-      std::max(site.next_allowed_ms, now_ms + DelayOf(site));
+      std::max(site.next_allowed_ms, now_ms + site_policy_.DelayOf(site));
   if (site.block_until_ms <= now_ms) site.block_until_ms = 0;  // block over
   CountMove(&site, StoredState::kQueued, StoredState::kLeased);
-  StoreSite(site_fp, site);
+  sites_.Store(site_fp, site);
   s = PlaceSite(t, site_fp, site, now_ms);
   if (s.ok() && robots_fetch && opts_.robots) s = NoteRobotsLeased(t, rec);
   if (!s.ok()) return s;
@@ -280,7 +281,7 @@ Status FrontierImpl::PopOne(DbTxn* t, std::optional<size_t> partition,
     if (!s.ok()) return s;
   }
   stats_.popped++;
-  part_counts_[PartitionOf(site)].popped++;
+  part_counts_[site_policy_.PartitionOf(site)].popped++;
   out->push_back(std::move(rec.url));
   *popped = true;
   return Status::OK();
@@ -356,7 +357,7 @@ StatusOr<bool> FrontierImpl::Confirm(std::string_view url,
       return Status::OK();
     }
     SiteRecord site;
-    ls = LoadSite(t, rec.site_fp, &site);
+    ls = sites_.Load(t, rec.site_fp, &site);
     if (!ls.ok()) return ls;
     const StoredState from = rec.state;
     switch (rec.state) {
@@ -368,7 +369,7 @@ StatusOr<bool> FrontierImpl::Confirm(std::string_view url,
         break;
       case StoredState::kScheduledRetry:
       case StoredState::kScheduledRecrawl:
-        ls = RemoveTimer(t, rec.due_ms, key);
+        ls = timers_.Remove(t, rec.due_ms, key);
         break;
       case StoredState::kDone:
       case StoredState::kDead:
@@ -380,32 +381,32 @@ StatusOr<bool> FrontierImpl::Confirm(std::string_view url,
     rec.attempts = 0;
     if (opts_.recrawl_adaptive && options.changed) {
       rec.recrawl_ms = policy::NextRecrawlPeriodMs(
-          RecrawlPolicyOf(), rec.recrawl_ms,
+          site_policy_.Recrawl(), rec.recrawl_ms,
           *options.changed ? policy::ContentChange::kChanged
                            : policy::ContentChange::kUnchanged);
     }
     if (rec.recrawl_ms > 0) {
       rec.state = StoredState::kScheduledRecrawl;
       rec.due_ms = now_ms + rec.recrawl_ms;
-      ls = AddTimer(t, rec.due_ms, key);
+      ls = timers_.Add(t, rec.due_ms, key);
       if (!ls.ok()) return ls;
     } else {
       rec.state = StoredState::kDone;
       rec.due_ms = 0;
     }
     site.backoffs = 0;  // the site answers again: its back-off series ends
-    site.next_allowed_ms =
-        std::max(site.next_allowed_ms,
-                 now_ms + DelayAfterFetch(&site, options.fetch_ms));
-    ls = StoreUrl(t, key, rec);
+    site.next_allowed_ms = std::max(
+        site.next_allowed_ms,
+        now_ms + site_policy_.DelayAfterFetch(&site, options.fetch_ms));
+    ls = urls_.Store(t, key, rec);
     if (!ls.ok()) return ls;
     CountMove(&site, from, rec.state);
-    StoreSite(rec.site_fp, site);
+    sites_.Store(rec.site_fp, site);
     ls = PlaceSite(t, rec.site_fp, site, now_ms);
     if (!ls.ok()) return ls;
     stats_.confirmed++;
     if (options.status) CountStatusClass(*options.status);
-    part_counts_[PartitionOf(site)].confirmed++;
+    part_counts_[site_policy_.PartitionOf(site)].confirmed++;
     confirmed = true;
     return Status::OK();
   });
@@ -435,12 +436,12 @@ StatusOr<bool> FrontierImpl::Fail(std::string_view url,
       return Status::OK();
     }
     SiteRecord site;
-    ls = LoadSite(t, rec.site_fp, &site);
+    ls = sites_.Load(t, rec.site_fp, &site);
     if (ls.ok()) ls = EndLease(t, key, rec, &site);
     if (!ls.ok()) return ls;
     // A back-off blocks the site instead of counting an attempt: a site
     // that rate-limits does not kill its URLs.
-    const bool backoff = IsBackoffStatus(options.status);
+    const bool backoff = site_policy_.IsBackoffStatus(options.status);
     if (backoff) {
       BackOff(options, now_ms, &site);
     } else {
@@ -453,11 +454,11 @@ StatusOr<bool> FrontierImpl::Fail(std::string_view url,
       ls = Requeue(t, key, &rec, &site, delay_ms, now_ms);
     }
     site.next_allowed_ms =
-        std::max(site.next_allowed_ms, now_ms + DelayOf(site));
-    if (ls.ok()) ls = StoreUrl(t, key, rec);
+        std::max(site.next_allowed_ms, now_ms + site_policy_.DelayOf(site));
+    if (ls.ok()) ls = urls_.Store(t, key, rec);
     if (!ls.ok()) return ls;
     CountMove(&site, StoredState::kLeased, rec.state);
-    StoreSite(rec.site_fp, site);
+    sites_.Store(rec.site_fp, site);
     ls = PlaceSite(t, rec.site_fp, site, now_ms);
     if (!ls.ok()) return ls;
     stats_.failed++;
@@ -485,12 +486,12 @@ StatusOr<bool> FrontierImpl::Recrawl(std::string_view url, int64_t period_ms,
     const StoredState from = rec.state;
     const bool waits_for_recrawl = rec.state == StoredState::kDone ||
                                    rec.state == StoredState::kScheduledRecrawl;
-    if (!waits_for_recrawl) return StoreUrl(t, key, rec);
+    if (!waits_for_recrawl) return urls_.Store(t, key, rec);
 
     SiteRecord site;
-    ls = LoadSite(t, rec.site_fp, &site);
+    ls = sites_.Load(t, rec.site_fp, &site);
     if (ls.ok() && rec.state == StoredState::kScheduledRecrawl) {
-      ls = RemoveTimer(t, rec.due_ms, key);
+      ls = timers_.Remove(t, rec.due_ms, key);
     }
     if (!ls.ok()) return ls;
     if (rec.recrawl_ms == 0) {
@@ -502,12 +503,12 @@ StatusOr<bool> FrontierImpl::Recrawl(std::string_view url, int64_t period_ms,
     } else {
       rec.state = StoredState::kScheduledRecrawl;
       rec.due_ms = rec.last_fetch_ms + rec.recrawl_ms;
-      ls = AddTimer(t, rec.due_ms, key);
+      ls = timers_.Add(t, rec.due_ms, key);
     }
-    if (ls.ok()) ls = StoreUrl(t, key, rec);
+    if (ls.ok()) ls = urls_.Store(t, key, rec);
     if (!ls.ok()) return ls;
     CountMove(&site, from, rec.state);
-    StoreSite(rec.site_fp, site);
+    sites_.Store(rec.site_fp, site);
     return PlaceSite(t, rec.site_fp, site, now_ms);
   });
   if (!s.ok()) return s;
@@ -583,7 +584,7 @@ Status FrontierImpl::SetSiteDelay(std::string_view site_arg, int64_t delay_ms,
     site->delay_ms = delay_ms < 0 ? -1 : delay_ms;
     // A shorter delay takes effect now rather than after the old one ends.
     site->next_allowed_ms =
-        std::min(site->next_allowed_ms, now_ms + DelayOf(*site));
+        std::min(site->next_allowed_ms, now_ms + site_policy_.DelayOf(*site));
   });
 }
 
