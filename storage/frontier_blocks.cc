@@ -40,7 +40,7 @@ Status FrontierImpl::BlockSite(std::string_view site_arg, int64_t block_ms,
   if (block_ms < 0) {
     return Status::InvalidArgument("a block must be 0 or more seconds");
   }
-  StatusOr<NamedSite> named = ResolveSite(site_arg);
+  StatusOr<NamedSite> named = resolver_.Site(site_arg);
   if (!named.ok()) return named.status();
   return RunWrite([&](DbTxn* t) {
     SiteRecord site;

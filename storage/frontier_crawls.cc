@@ -81,14 +81,14 @@ void FrontierImpl::SwapCrawlState(CrawlSpace* c) {
   sites_.db().Swap(c->sites);
   meta_.Swap(c->meta);
   excluded_.Swap(c->excluded);
-  data_.Swap(c->data);
+  values_.db().Swap(c->data);
   std::swap(sched_, c->sched);
   std::swap(blocks_, c->blocks);
   std::swap(stats_, c->stats);
   part_counts_.swap(c->part_counts);
   std::swap(counted_partitions_, c->counted_partitions);
   sites_.SwapCache(&c->site_cache);
-  deleting_.swap(c->deleting);
+  tombstones_.Swap(&c->deleting);
   rechecks_.swap(c->rechecks);
   std::swap(scope_recheck_, c->scope_recheck);
   scope_recheck_next_.swap(c->scope_recheck_next);
@@ -243,7 +243,7 @@ Status FrontierImpl::OpenCrawls() {
     s = LoadCrawlCounters();
     if (s.ok()) s = RebuildScheduler();  // feeds the gate (gate_on_)
     if (s.ok()) s = LoadRechecks();
-    if (s.ok()) s = LoadDeleting();
+    if (s.ok()) s = tombstones_.Load(&meta_, ByHost());
     if (s.ok()) s = LoadScopeRecheck();
   }
   SwitchTo(home_space);

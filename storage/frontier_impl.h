@@ -3,12 +3,13 @@
 // and the rest of frontier_*.cc. The verbs compose parts that each own one
 // piece of the state, with its contract in its own header (docs/design.md,
 // "Storage's parts"): the tables UrlTable (U), SiteQueues (Q), TimerTable
-// (Qc), SiteTable (site records, their cache and dirty set) and
-// RobotsStore (robots.txt per origin), each with its database and its
-// TxnCursor; SitePolicy (what the options make of a site record);
-// LogDurability (the log files' and the directory's syncs), SiteNameCache
-// (a host's site under a scope), WriteFailure (the latch of a failed
-// write) and, for its write transactions, TxnBody (txn_body.h).
+// (Qc), SiteTable (site records, their cache and dirty set), RobotsStore
+// (robots.txt per origin) and UrlValues (per-URL values), each with its
+// database; SiteTombstones (sites being removed); SitePolicy and
+// UrlResolver (pure, over the options); LogDurability (the log files' and
+// the directory's syncs), SiteNameCache (a host's site under a scope),
+// WriteFailure (the latch of a failed write) and, for its write
+// transactions, TxnBody (txn_body.h) and the tables' TxnCursors.
 #pragma once
 
 #include <array>
@@ -44,9 +45,12 @@
 #include "storage/site_queues.h"
 #include "storage/site_scheduler.h"
 #include "storage/site_table.h"
+#include "storage/site_tombstones.h"
 #include "storage/timer_table.h"
 #include "storage/txn_body.h"
+#include "storage/url_resolver.h"
 #include "storage/url_table.h"
+#include "storage/url_values.h"
 #include "storage/write_failure.h"
 
 namespace frontier {
@@ -211,11 +215,7 @@ class FrontierImpl final : public Frontier {
   Status PutMetaText(std::string_view key, std::string_view text);
   StatusOr<std::string> MetaText(std::string_view key);
 
-  // A URL as the client gave it, normalised and keyed.
-  struct Resolved {
-    NormalizedUrl norm;
-    UrlKey key;
-  };
+  using Resolved = ResolvedUrl;  // url_resolver.h
   // What depth a link gets from its ref.
   struct RefContext {
     uint64_t depth_site_fp = 0;  // Fingerprint(SiteOf(ref host, depth-scope))
@@ -227,15 +227,6 @@ class FrontierImpl final : public Frontier {
   // batched verb visits them in (frontier_batch.cc).
   static std::vector<uint32_t> InKeyOrder(
       const std::vector<StatusOr<Resolved>>& targets);
-  // Normalises `url`; InvalidArgument "<what>: <reason>" if refused.
-  StatusOr<Resolved> Resolve(std::string_view url, const char* what) const;
-  // A site named by an operator (DELAY, SITE): a host, a domain or a URL,
-  // mapped through politeness-scope. InvalidArgument if it is none.
-  struct NamedSite {
-    std::string name;
-    uint64_t fp = 0;
-  };
-  StatusOr<NamedSite> ResolveSite(std::string_view site) const;
   Status LoadRefContext(DbTxn* t, const Resolved& ref, RefContext* out);
 
   // Runs `body` in one transaction and commits it with the counters. On
@@ -298,19 +289,6 @@ class FrontierImpl final : public Frontier {
       int64_t now_ms, std::vector<std::optional<std::string>>* data = nullptr,
       std::optional<uint64_t> site_fp = std::nullopt);
 
-  // --- Per-URL values (frontier_data.cc; data.db, docs/design.md) ---
-  //
-  // InvalidArgument if `data` is longer than max_url_data.
-  Status CheckDataSize(std::string_view data) const;
-  // Makes `data` the value of the URL at `key` (nullopt: it has none) and
-  // sets rec->has_data to match; the caller stores `rec` in the same
-  // transaction. A URL without a value and none asked for costs nothing.
-  Status SetData(DbTxn* t, const UrlKey& key, UrlRecord* rec,
-                 std::optional<std::string_view> data);
-  // The value of `rec` (at `key`): nullopt without one. Reads data.db only
-  // when rec.has_data.
-  Status LoadData(DbTxn* t, const UrlKey& key, const UrlRecord& rec,
-                  std::optional<std::string>* out);
   // Import's writes of one checked item (frontier_import.cc).
   Status ImportUrlRecord(DbTxn* t, const ImportUrl& in, const Resolved& url,
                          int64_t now_ms, ImportOutcome* out);
@@ -412,11 +390,6 @@ class FrontierImpl final : public Frontier {
 
   // --- SITE DELETE of a large site (frontier_site_delete.cc) ---
   //
-  // Inside DeleteSite's transaction: deletes the site record and stores
-  // its tombstone (meta.db "deleting:<fp>"); its URL records stay, and
-  // are removed by Tick in bounded slices. The caller adds the site to
-  // deleting_ once the transaction commits.
-  Status TombstoneSite(DbTxn* t, uint64_t site_fp, const SiteRecord& site);
   // Deletes the queue or timer entry of `rec` (stored at `key`), a URL of
   // the deleted site `site_fp`, by its state, and its value (data.db); an
   // entry already gone is no error. The record itself is the caller's to
@@ -431,13 +404,6 @@ class FrontierImpl final : public Frontier {
   void ForgetSite(uint64_t site_fp, const SiteRecord& site, bool with_urls);
   // Tick's share: one slice of the removal of the first deleting site.
   Status TickDeletes(TickResult* result);
-  // The tombstones, from meta.db at start.
-  Status LoadDeleting();
-  // True if `rec` belongs to a site being removed: every verb treats it
-  // as absent (LoadUrl returns NotFound for it).
-  bool IsDeleted(const UrlRecord& rec) const {
-    return !deleting_.empty() && deleting_.contains(rec.site_fp);
-  }
 
   // U's LoadUrl: urls_.Load(), but NotFound for a URL of a site being
   // deleted (every verb treats it as absent).
@@ -472,9 +438,6 @@ class FrontierImpl final : public Frontier {
   // Counts a CONFIRM's STATUS in confirmed_2xx ... confirmed_5xx (1xx is
   // not counted: no fetch ends with one).
   void CountStatusClass(int status);
-  // The site name (politeness-scope) that a SITE or DELAY argument names:
-  // a host, a domain or a URL. InvalidArgument if it is none of these.
-  StatusOr<std::string> SiteNameOf(std::string_view site_arg) const;
   // Loads the site `name` (a new record if it has none), applies `change`
   // and stores and re-places it, in one transaction.
   Status UpdateSite(const std::string& name, int64_t now_ms,
@@ -545,6 +508,8 @@ class FrontierImpl final : public Frontier {
   // counters, the scheduler, the robots re-checks, the sites being
   // deleted, the scope re-check.
   Status LoadState();
+  // Sites are hosts (politeness-scope host), not domains.
+  bool ByHost() const { return opts_.politeness_scope == SiteScope::kHost; }
   // A write may be committed from here: single node, or the master.
   bool IsWritable() const { return !repl_ || repl_->is_master(); }
   // Of the log files a checkpoint left unneeded (oldest first), keeps in
@@ -594,6 +559,7 @@ class FrontierImpl final : public Frontier {
 
   FrontierOptions opts_;
   SitePolicy site_policy_{&opts_};  // what opts_ makes of a site record
+  UrlResolver resolver_{&opts_};    // URLs and site arguments, keyed
   // Crawls: every crawl by name, the default one included. The current
   // crawl's state is in the members below; its entry holds nothing
   // meanwhile. crawls_db_ is the registry (name -> id, and the next id).
@@ -629,7 +595,7 @@ class FrontierImpl final : public Frontier {
   SiteTable sites_;
   RobotsStore robots_;             // shared by every crawl
   bdb::Database meta_, excluded_;  // excluded: robots.txt, policy_records.h
-  bdb::Database data_;  // per-URL values (ADD ... DATA), keyed as urls_
+  UrlValues values_;         // per-URL values (ADD ... DATA), keyed as urls_
   bdb::Database crawls_db_;  // the crawl registry, shared
   SiteBlocks blocks_;  // blocked sites, for STATS (PlaceSite keeps it)
   std::mt19937_64 jitter_rng_{std::random_device{}()};  // back-off jitter
@@ -653,12 +619,8 @@ class FrontierImpl final : public Frontier {
   uint32_t pass_writes_ = 0;  // RunWrite calls in the pass
   partition::PartitionMap counted_partitions_;  // what part_counts_ is for
   std::set<uint64_t> touched_sites_;  // sites placed during a transaction
-  // Sites whose URL records Tick is removing (SITE DELETE of a large
-  // site), by fingerprint, each with the urls.db key its next slice
-  // starts at. The position is not stored: after a restart the removal
-  // starts over at the site's first key (host scope) or at the first
-  // record of urls.db (domain scope).
-  std::map<uint64_t, std::string> deleting_;
+  // Sites whose URL records Tick is removing (SITE DELETE of a large site).
+  SiteTombstones tombstones_;
   uint64_t delete_site_bound_ = Frontier::kDeleteSiteMaxRecords;
   // Origins whose excluded URLs wait for a re-check (Tick works them off).
   std::set<uint64_t> rechecks_;

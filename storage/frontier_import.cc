@@ -31,7 +31,7 @@ StatusOr<std::vector<StatusOr<ImportOutcome>>> FrontierImpl::Import(
   for (size_t i = 0; i < n; ++i) {
     const ImportItem& item = batch.items[i];
     if (const ImportUrl* u = std::get_if<ImportUrl>(&item)) {
-      StatusOr<Resolved> r = Resolve(u->url, "invalid URL");
+      StatusOr<Resolved> r = resolver_.Url(u->url, "invalid URL");
       if (!r.ok()) {
         out[i] = r.status();
         continue;
@@ -49,23 +49,24 @@ StatusOr<std::vector<StatusOr<ImportOutcome>>> FrontierImpl::Import(
         continue;
       }
       if (u->data) {
-        if (Status s = CheckDataSize(*u->data); !s.ok()) {
+        if (Status s = UrlValues::CheckSize(*u->data, opts_.max_url_data);
+            !s.ok()) {
           out[i] = s;
           continue;
         }
       }
       const SiteRef site = site_names_.SiteFor(r->norm.host, r->key.host_fp,
                                                opts_.politeness_scope);
-      if (deleting_.contains(site.fp)) {
+      if (tombstones_.Holds(site.fp)) {
         out[i] = Status::InvalidArgument("its site is being deleted");
         continue;
       }
       resolved[i] = std::move(r).value();
     } else if (const ImportSite* site = std::get_if<ImportSite>(&item)) {
-      StatusOr<std::string> name = SiteNameOf(site->name);
+      StatusOr<std::string> name = resolver_.SiteName(site->name);
       if (!name.ok()) {
         out[i] = name.status();
-      } else if (deleting_.contains(Fingerprint(*name))) {
+      } else if (tombstones_.Holds(Fingerprint(*name))) {
         out[i] = Status::InvalidArgument("site '" + *name +
                                          "' is being deleted");
       } else if (*name != site->name) {
@@ -76,7 +77,7 @@ StatusOr<std::vector<StatusOr<ImportOutcome>>> FrontierImpl::Import(
       }
     } else {
       const ImportRobots& p = std::get<ImportRobots>(item);
-      StatusOr<Resolved> r = Resolve(p.origin + "/", "invalid origin");
+      StatusOr<Resolved> r = resolver_.Url(p.origin + "/", "invalid origin");
       if (!r.ok()) {
         out[i] = r.status();
       } else if (OriginOf(r->norm) != p.origin) {
@@ -151,7 +152,7 @@ Status FrontierImpl::ImportUrlRecord(DbTxn* t, const ImportUrl& in,
     s = excluded_.Put(
         t, EncodeExcludedKey(Fingerprint(OriginOf(url.norm)), url.key), "");
   }
-  if (s.ok() && in.data) s = SetData(t, url.key, &rec, in.data);
+  if (s.ok() && in.data) s = values_.Set(t, url.key, &rec, in.data);
   if (s.ok()) s = urls_.Store(t, url.key, rec);
   if (!s.ok()) return s;
   site.urls++;

@@ -28,7 +28,7 @@ StatusOr<bool> FrontierImpl::Extend(std::string_view url, int64_t lease_ms,
   if (lease_ms <= 0) {
     return Status::InvalidArgument("a lease must last more than 0 seconds");
   }
-  StatusOr<Resolved> target = Resolve(url, "invalid URL");
+  StatusOr<Resolved> target = resolver_.Url(url, "invalid URL");
   if (!target.ok()) return target.status();
   const UrlKey& key = target->key;
   bool extended = false;
@@ -56,7 +56,7 @@ StatusOr<bool> FrontierImpl::Release(std::string_view url, int64_t delay_ms,
   if (delay_ms < 0) {
     return Status::InvalidArgument("a release delay must be 0 or more seconds");
   }
-  StatusOr<Resolved> target = Resolve(url, "invalid URL");
+  StatusOr<Resolved> target = resolver_.Url(url, "invalid URL");
   if (!target.ok()) return target.status();
   const UrlKey& key = target->key;
   bool released = false;

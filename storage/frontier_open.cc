@@ -188,7 +188,7 @@ Status FrontierImpl::OpenEnvironment(int64_t start) {
 
 std::array<bdb::Database*, 8> FrontierImpl::Databases() {
   return {&urls_.db(), &queue_.db(),  &timers_.db(), &sites_.db(),
-          &meta_,      &robots_.db(), &excluded_,    &data_};
+          &meta_,      &robots_.db(), &excluded_,    &values_.db()};
 }
 
 Status FrontierImpl::OpenDatabases() {
@@ -202,7 +202,7 @@ Status FrontierImpl::OpenDatabases() {
   if (s.ok()) s = robots_.db().Open(env, "policy.db", 0);
   if (s.ok()) s = excluded_.Open(env, "excluded.db", 0);
   // Per-URL values: created on the first start of a version that has them.
-  if (s.ok()) s = data_.Open(env, "data.db", 8192);
+  if (s.ok()) s = values_.db().Open(env, "data.db", 8192);
   return s;
 }
 
@@ -210,7 +210,7 @@ Status FrontierImpl::LoadState() {
   Status s = CheckLayout();
   if (s.ok()) s = RebuildScheduler();
   if (s.ok()) s = LoadRechecks();
-  if (s.ok()) s = LoadDeleting();
+  if (s.ok()) s = tombstones_.Load(&meta_, ByHost());
   if (s.ok()) s = LoadScopeRecheck();
   if (s.ok()) s = LoadPaused();
   return s;

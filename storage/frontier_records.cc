@@ -10,24 +10,10 @@ namespace frontier {
 FrontierImpl::FrontierImpl(const FrontierOptions& options)
     : opts_(options), durability_(options.dir) {}
 
-StatusOr<FrontierImpl::Resolved> FrontierImpl::Resolve(std::string_view url,
-                                                       const char* what) const {
-  StatusOr<NormalizedUrl> norm = NormalizeUrl(url, opts_.max_url_length);
-  if (!norm.ok()) {
-    return Status::InvalidArgument(std::string(what) + ": " +
-                                   norm.status().message());
-  }
-  Resolved r;
-  r.norm = std::move(norm).value();
-  r.key.host_fp = Fingerprint(r.norm.host);
-  r.key.url_fp = Fingerprint(r.norm.url);
-  return r;
-}
-
 Status FrontierImpl::LoadUrl(DbTxn* t, const UrlKey& key, UrlRecord* rec) {
   Status s = urls_.Load(t, key, rec);
   // A record of a site being deleted awaits Tick's removal: it is gone.
-  if (s.ok() && IsDeleted(*rec)) {
+  if (s.ok() && tombstones_.IsDeleted(*rec)) {
     return Status::NotFound("URL of a deleted site");
   }
   return s;
@@ -41,12 +27,13 @@ void FrontierImpl::BindCursors(DbTxn* t) {
 }
 
 Status FrontierImpl::CloseCursors() {
-  Status result;
-  for (Status s : {urls_.CloseCursor(), queue_.CloseCursor(),
-                   timers_.CloseCursor(), sites_.CloseCursor()}) {
-    if (result.ok()) result = s;
+  // All four closed, whatever fails; the first failure is the answer.
+  Status closed[] = {urls_.CloseCursor(), queue_.CloseCursor(),
+                     timers_.CloseCursor(), sites_.CloseCursor()};
+  for (Status& s : closed) {
+    if (!s.ok()) return std::move(s);
   }
-  return result;
+  return Status::OK();
 }
 
 Status FrontierImpl::StoredHeadOf(DbTxn* t, uint64_t site_fp,

@@ -151,8 +151,8 @@ Status FrontierImpl::QueueRobotsFetch(DbTxn* t, std::string_view origin,
                                       int64_t now_ms,
                                       std::optional<int64_t>* busy_until) {
   busy_until->reset();
-  StatusOr<Resolved> target =
-      Resolve(std::string(origin) + std::string(kRobotsPath), "invalid URL");
+  StatusOr<Resolved> target = resolver_.Url(
+      std::string(origin) + std::string(kRobotsPath), "invalid URL");
   if (!target.ok()) return Status::Corruption(target.status().message());
   const UrlKey& key = target->key;
   UrlRecord rec;
@@ -325,7 +325,7 @@ StatusOr<bool> FrontierImpl::HoldsUrlOfOrigin(uint64_t host_fp,
 
 StatusOr<std::optional<RobotsInfo>> FrontierImpl::RobotsGet(
     std::string_view origin_or_url) {
-  StatusOr<Resolved> target = Resolve(origin_or_url, "invalid URL");
+  StatusOr<Resolved> target = resolver_.Url(origin_or_url, "invalid URL");
   if (!target.ok()) return target.status();
   const std::string origin = OriginOf(target->norm);
   PolicyRecord p;
@@ -365,7 +365,7 @@ Status FrontierImpl::RobotsSet(std::string_view origin_arg, int status,
   if (status < 100 || status > 599) {
     return Status::InvalidArgument("status must be between 100 and 599");
   }
-  StatusOr<Resolved> target = Resolve(origin_arg, "invalid origin");
+  StatusOr<Resolved> target = resolver_.Url(origin_arg, "invalid origin");
   if (!target.ok()) return target.status();
   const std::string origin = OriginOf(target->norm);
   if (target->norm.url != origin + "/") {
@@ -403,14 +403,14 @@ Status FrontierImpl::RobotsSet(std::string_view origin_arg, int status,
 }
 
 StatusOr<std::optional<bool>> FrontierImpl::RobotsCheck(std::string_view url) {
-  StatusOr<Resolved> target = Resolve(url, "invalid URL");
+  StatusOr<Resolved> target = resolver_.Url(url, "invalid URL");
   if (!target.ok()) return target.status();
   const std::string origin = OriginOf(target->norm);
   // A site being deleted keeps its policy records until Tick removes
   // them; it is unknown already.
   const SiteRef site = site_names_.SiteFor(
       target->norm.host, target->key.host_fp, opts_.politeness_scope);
-  const bool deleted = deleting_.contains(site.fp);
+  const bool deleted = tombstones_.Holds(site.fp);
   PolicyRecord p;
   Status s = deleted ? Status::NotFound("site deleted")
                      : robots_.Load(nullptr, Fingerprint(origin), &p);

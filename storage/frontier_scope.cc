@@ -149,7 +149,7 @@ Status FrontierImpl::TickScopeRecheck(int64_t now_ms, TickResult* result) {
       // Only queued URLs, and not the frontier's own robots.txt fetches
       // (their origins would wait for them), nor a deleting site's.
       const bool candidate = rec.state == StoredState::kQueued &&
-                             !IsRobotsFetch(rec) && !IsDeleted(rec);
+                             !IsRobotsFetch(rec) && !tombstones_.IsDeleted(rec);
       if (candidate && opts_.scope.CheckStored(rec.url, HostOfStored(
                                                            rec.url)) !=
                            scope::Verdict::kIn) {

@@ -29,7 +29,7 @@ Status FrontierImpl::UpdateSite(
 
 StatusOr<std::optional<SiteInfo>> FrontierImpl::GetSiteInfo(
     std::string_view site_arg, int64_t now_ms) {
-  StatusOr<std::string> name = SiteNameOf(site_arg);
+  StatusOr<std::string> name = resolver_.SiteName(site_arg);
   if (!name.ok()) return name.status();
   SiteRecord site;
   Status s = sites_.Load(nullptr, Fingerprint(*name), &site);
@@ -187,7 +187,7 @@ StatusOr<std::vector<SiteSize>> FrontierImpl::TopSites(size_t n) {
 
 Status FrontierImpl::SetSiteLimit(std::string_view site_arg, uint64_t max_urls,
                                   int64_t now_ms) {
-  StatusOr<std::string> name = SiteNameOf(site_arg);
+  StatusOr<std::string> name = resolver_.SiteName(site_arg);
   if (!name.ok()) return name.status();
   return UpdateSite(*name, now_ms,
                     [&](SiteRecord* site) { site->max_urls = max_urls; });
@@ -196,7 +196,7 @@ Status FrontierImpl::SetSiteLimit(std::string_view site_arg, uint64_t max_urls,
 StatusOr<uint64_t> FrontierImpl::DeleteSite(std::string_view site_arg,
                                             int64_t now_ms) {
   (void)now_ms;  // nothing of a deleted site waits for a time
-  StatusOr<std::string> name = SiteNameOf(site_arg);
+  StatusOr<std::string> name = resolver_.SiteName(site_arg);
   if (!name.ok()) return name.status();
   const uint64_t site_fp = Fingerprint(*name);
   const bool by_host = opts_.politeness_scope == SiteScope::kHost;
@@ -218,7 +218,8 @@ StatusOr<uint64_t> FrontierImpl::DeleteSite(std::string_view site_arg,
       // Too many for one transaction: Tick removes the records later.
       removed = site.urls;
       tombstoned = true;
-      ls = TombstoneSite(t, site_fp, site);
+      ls = sites_.db().Delete(t, EncodeSiteKey(site_fp));
+      if (ls.ok()) ls = SiteTombstones::Put(t, &meta_, site_fp);
       if (ls.ok()) ForgetSite(site_fp, site, /*with_urls=*/true);
       return ls;
     }
@@ -263,8 +264,7 @@ StatusOr<uint64_t> FrontierImpl::DeleteSite(std::string_view site_arg,
   });
   if (!s.ok()) return s;
   if (tombstoned) {
-    deleting_[site_fp] =
-        by_host ? std::string(EncodeSiteKey(site_fp)) : std::string();
+    tombstones_.Add(site_fp, by_host);
   }
   return removed;
 }

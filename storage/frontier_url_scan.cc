@@ -61,7 +61,7 @@ StatusOr<UrlPage> FrontierImpl::ListUrls(const UrlFilter& filter,
   }
   std::optional<NamedSite> site;
   if (!filter.site.empty()) {
-    StatusOr<NamedSite> named = ResolveSite(filter.site);
+    StatusOr<NamedSite> named = resolver_.Site(filter.site);
     if (!named.ok()) return named.status();
     site = *named;
   }
@@ -89,7 +89,7 @@ StatusOr<UrlPage> FrontierImpl::ListUrls(const UrlFilter& filter,
     if (!DecodeUrlRecord(value, &rec)) {
       return Status::Corruption("undecodable URL record");
     }
-    if (!IsDeleted(rec) && !IsRobotsFetch(rec) &&
+    if (!tombstones_.IsDeleted(rec) && !IsRobotsFetch(rec) &&
         (!site || rec.site_fp == site->fp) &&
         (filter.match.empty() ||
          Contains(rec.url, filter.match, filter.ignore_case))) {

@@ -59,7 +59,7 @@ Status FrontierImpl::AddKnown(DbTxn* t, const Resolved& url,
   stats_.duplicates++;
   *out = AddOutcome::kKnown;
   if (options.replace_data) {
-    Status ds = SetData(t, url.key, rec, options.data);
+    Status ds = values_.Set(t, url.key, rec, options.data);
     if (!ds.ok()) return ds;
   }
   // Under `order popularity` a queued URL's Q key holds its back-link
@@ -120,7 +120,7 @@ Status FrontierImpl::AddOne(DbTxn* t, const Resolved& url,
   const SiteRef site_of = site_names_.SiteFor(url.norm.host, url.key.host_fp,
                                               opts_.politeness_scope);
   const uint64_t site_fp = site_of.fp;
-  if (deleting_.contains(site_fp)) {
+  if (tombstones_.Holds(site_fp)) {
     // Its old records still await Tick's removal, and a new record could
     // not be told from them: refused until the removal ends (SITE DELETE).
     *out = AddOutcome::kRefused;
@@ -163,7 +163,7 @@ Status FrontierImpl::AddOne(DbTxn* t, const Resolved& url,
     s = Enqueue(t, url.key, &rec, &site);
     if (s.ok()) s = urls_.Store(t, url.key, rec);
   }
-  if (s.ok() && options.data) s = SetData(t, url.key, &rec, options.data);
+  if (s.ok() && options.data) s = values_.Set(t, url.key, &rec, options.data);
   if (!s.ok()) return s;
   site.urls++;
   CountMove(&site, std::nullopt, StoredState::kQueued);
@@ -185,14 +185,14 @@ StatusOr<AddOutcome> FrontierImpl::Add(std::string_view url,
     return Status::InvalidArgument("priority must be between 0 and 9999");
   }
   if (options.data) {
-    Status ds = CheckDataSize(*options.data);
+    Status ds = UrlValues::CheckSize(*options.data, opts_.max_url_data);
     if (!ds.ok()) return ds;
   }
-  StatusOr<Resolved> target = Resolve(url, "invalid URL");
+  StatusOr<Resolved> target = resolver_.Url(url, "invalid URL");
   if (!target.ok()) return target.status();
   std::optional<Resolved> source;
   if (!ref.empty()) {
-    StatusOr<Resolved> r = Resolve(ref, "invalid ref URL");
+    StatusOr<Resolved> r = resolver_.Url(ref, "invalid ref URL");
     if (!r.ok()) return r.status();
     source = std::move(r).value();
   }
@@ -277,7 +277,7 @@ Status FrontierImpl::PopOne(DbTxn* t, std::optional<size_t> partition,
   if (s.ok() && robots_fetch && opts_.robots) s = NoteRobotsLeased(t, rec);
   if (!s.ok()) return s;
   if (data != nullptr) {
-    s = LoadData(t, pos.url, rec, &data->emplace_back());
+    s = values_.Load(t, pos.url, rec, &data->emplace_back());
     if (!s.ok()) return s;
   }
   stats_.popped++;
@@ -329,7 +329,7 @@ StatusOr<std::vector<std::string>> FrontierImpl::PopFrom(
 StatusOr<bool> FrontierImpl::Confirm(std::string_view url,
                                      const ConfirmOptions& options,
                                      int64_t now_ms) {
-  StatusOr<Resolved> target = Resolve(url, "invalid URL");
+  StatusOr<Resolved> target = resolver_.Url(url, "invalid URL");
   if (!target.ok()) return target.status();
   if (options.body && !IsRobotsTxtUrl(target->norm)) {
     return Status::InvalidArgument(
@@ -417,7 +417,7 @@ StatusOr<bool> FrontierImpl::Confirm(std::string_view url,
 StatusOr<bool> FrontierImpl::Fail(std::string_view url,
                                   const FailOptions& options, int64_t now_ms) {
   const int64_t delay_ms = options.delay_ms;
-  StatusOr<Resolved> target = Resolve(url, "invalid URL");
+  StatusOr<Resolved> target = resolver_.Url(url, "invalid URL");
   if (!target.ok()) return target.status();
   const UrlKey& key = target->key;
   bool failed = false;
@@ -471,7 +471,7 @@ StatusOr<bool> FrontierImpl::Fail(std::string_view url,
 
 StatusOr<bool> FrontierImpl::Recrawl(std::string_view url, int64_t period_ms,
                                      int64_t now_ms) {
-  StatusOr<Resolved> target = Resolve(url, "invalid URL");
+  StatusOr<Resolved> target = resolver_.Url(url, "invalid URL");
   if (!target.ok()) return target.status();
   const UrlKey& key = target->key;
   bool known = false;
@@ -522,7 +522,7 @@ StatusOr<bool> FrontierImpl::Seen(std::string_view url) {
 }
 
 StatusOr<std::optional<UrlInfo>> FrontierImpl::Info(std::string_view url) {
-  StatusOr<Resolved> target = Resolve(url, "invalid URL");
+  StatusOr<Resolved> target = resolver_.Url(url, "invalid URL");
   if (!target.ok()) return target.status();
   UrlRecord rec;
   Status s = LoadUrl(nullptr, target->key, &rec);
@@ -531,7 +531,7 @@ StatusOr<std::optional<UrlInfo>> FrontierImpl::Info(std::string_view url) {
   }
   if (!s.ok()) return s;
   UrlInfo info;
-  s = LoadData(nullptr, target->key, rec, &info.data);
+  s = values_.Load(nullptr, target->key, rec, &info.data);
   if (!s.ok()) return s;
   info.created_ms = rec.created_ms;
   info.url = rec.url;
@@ -546,39 +546,9 @@ StatusOr<std::optional<UrlInfo>> FrontierImpl::Info(std::string_view url) {
   return std::optional<UrlInfo>(std::move(info));
 }
 
-StatusOr<FrontierImpl::NamedSite> FrontierImpl::ResolveSite(
-    std::string_view site_arg) const {
-  std::string host;
-  if (site_arg.find("://") != std::string_view::npos) {
-    StatusOr<Resolved> r = Resolve(site_arg, "invalid site URL");
-    if (!r.ok()) return r.status();
-    host = r->norm.host;
-  } else {
-    // A bare host or domain: check it by normalising it as a URL's host.
-    StatusOr<Resolved> r =
-        Resolve("http://" + std::string(site_arg) + "/", "invalid site");
-    if (!r.ok() || site_arg.find_first_of("/?#@") != std::string_view::npos) {
-      return Status::InvalidArgument("invalid site '" + std::string(site_arg) +
-                                     "': expected a host, a domain or a URL");
-    }
-    host = r->norm.host;
-  }
-  NamedSite site;
-  site.name = SiteOf(host, opts_.politeness_scope);
-  site.fp = Fingerprint(site.name);
-  return site;
-}
-
-StatusOr<std::string> FrontierImpl::SiteNameOf(
-    std::string_view site_arg) const {
-  StatusOr<NamedSite> named = ResolveSite(site_arg);
-  if (!named.ok()) return named.status();
-  return std::move(named->name);
-}
-
 Status FrontierImpl::SetSiteDelay(std::string_view site_arg, int64_t delay_ms,
                                   int64_t now_ms) {
-  StatusOr<std::string> name = SiteNameOf(site_arg);
+  StatusOr<std::string> name = resolver_.SiteName(site_arg);
   if (!name.ok()) return name.status();
   return UpdateSite(*name, now_ms, [&](SiteRecord* site) {
     site->delay_ms = delay_ms < 0 ? -1 : delay_ms;

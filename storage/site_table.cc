@@ -31,11 +31,6 @@ Status SiteTable::Load(DbTxn* t, uint64_t site_fp, SiteRecord* rec) {
   return Status::OK();
 }
 
-void SiteTable::Remember(uint64_t site_fp, SiteRecord rec) {
-  if (cache_.size() >= kCacheMax) cache_.clear();
-  cache_[site_fp] = std::move(rec);
-}
-
 Status SiteTable::WriteDirty(DbTxn* t, const Complete& complete) {
   Status s;
   if (!dirty_.empty()) {

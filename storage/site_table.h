@@ -21,6 +21,7 @@
 #include <functional>
 #include <string>
 #include <unordered_map>
+#include <utility>
 
 #include "storage/bdb.h"
 #include "storage/records.h"
@@ -64,7 +65,12 @@ class SiteTable {
     cache_.erase(site_fp);
   }
   // Caches `rec`, read from sites.db (the start caches the largest sites).
-  void Remember(uint64_t site_fp, SiteRecord rec);
+  void Remember(uint64_t site_fp, const SiteRecord& rec) {
+    CacheSlot(site_fp) = rec;
+  }
+  void Remember(uint64_t site_fp, SiteRecord&& rec) {
+    CacheSlot(site_fp) = std::move(rec);
+  }
   // Empties the cache: after an aborted transaction, or a rebuild.
   void ClearCache() { cache_.clear(); }
   // The cached records: the sites the crawl works on (TopSites, the
@@ -73,6 +79,12 @@ class SiteTable {
   void SwapCache(Cache* other) { cache_.swap(*other); }
 
  private:
+  // The cache's entry for `site_fp`, made room for.
+  SiteRecord& CacheSlot(uint64_t site_fp) {
+    if (cache_.size() >= kCacheMax) cache_.clear();
+    return cache_[site_fp];
+  }
+
   bdb::Database db_;
   TxnCursor cursor_;
   Cache cache_;
