@@ -85,8 +85,7 @@ void FrontierImpl::SwapCrawlState(CrawlSpace* c) {
   std::swap(sched_, c->sched);
   std::swap(blocks_, c->blocks);
   std::swap(stats_, c->stats);
-  part_counts_.swap(c->part_counts);
-  std::swap(counted_partitions_, c->counted_partitions);
+  part_counts_.Swap(&c->part_counts, &c->counted_partitions);
   sites_.SwapCache(&c->site_cache);
   tombstones_.Swap(&c->deleting);
   rechecks_.swap(c->rechecks);

@@ -5,8 +5,8 @@
 // "Storage's parts"): the tables UrlTable (U), SiteQueues (Q), TimerTable
 // (Qc), SiteTable (site records, their cache and dirty set), RobotsStore
 // (robots.txt per origin) and UrlValues (per-URL values), each with its
-// database; SiteTombstones (sites being removed); SitePolicy and
-// UrlResolver (pure, over the options); LogDurability (the log files' and
+// database; SiteTombstones (sites being removed); PartitionCounters;
+// SitePolicy and UrlResolver (pure, over the options); LogDurability (the log files' and
 // the directory's syncs), SiteNameCache (a host's site under a scope),
 // WriteFailure (the latch of a failed write) and, for its write
 // transactions, TxnBody (txn_body.h) and the tables' TxnCursors.
@@ -35,6 +35,7 @@
 #include "storage/host_gate.h"
 #include "storage/import_records.h"
 #include "storage/log_durability.h"
+#include "storage/partition_counters.h"
 #include "storage/policy_records.h"
 #include "storage/records.h"
 #include "storage/replicator.h"
@@ -445,11 +446,6 @@ class FrontierImpl final : public Frontier {
   // --- Partitions (frontier_partitions.cc) ---
   // Counts a site record created by this transaction.
   void CountNewSite(const SiteRecord& site);
-  // Adds `site`'s URL counts to its partition's (the start's rebuild).
-  void CountSiteInPartition(const SiteRecord& site);
-  // Empties part_counts_ for opts_.partitions, keeping the since-start
-  // counts (popped, confirmed) of the partitions the old map also had.
-  void ResetPartitionCounts();
   // A FAIL's back-off (frontier_blocks.cc): blocks `site` for the
   // Retry-After or the series' next delay and counts it. A back-off
   // reported while the site is blocked already (a fetch that began before
@@ -600,11 +596,7 @@ class FrontierImpl final : public Frontier {
   SiteBlocks blocks_;  // blocked sites, for STATS (PlaceSite keeps it)
   std::mt19937_64 jitter_rng_{std::random_device{}()};  // back-off jitter
   FrontierStats stats_;
-  // Per partition (index in opts_.partitions): what PartitionInfo() gives
-  // beyond the scheduler's counts. Restored with stats_ when a transaction
-  // aborts.
-  std::vector<PartitionCounts> part_counts_{1};
-  std::vector<PartitionCounts> saved_part_counts_;  // RunWrite's copy
+  PartitionCounters part_counts_;  // PartitionInfo()'s, beside sched_'s
   // What an aborted write puts back (BeginWrite saves it).
   FrontierStats saved_stats_;
   std::optional<int64_t> saved_timer_min_;  // timers_.min()
@@ -616,8 +608,7 @@ class FrontierImpl final : public Frontier {
   // bdb::HandlesDead() when ReopenDeadHandles last succeeded.
   uint64_t handles_dead_seen_ = 0;
   Status pass_error_;
-  uint32_t pass_writes_ = 0;  // RunWrite calls in the pass
-  partition::PartitionMap counted_partitions_;  // what part_counts_ is for
+  uint32_t pass_writes_ = 0;          // RunWrite calls in the pass
   std::set<uint64_t> touched_sites_;  // sites placed during a transaction
   // Sites whose URL records Tick is removing (SITE DELETE of a large site).
   SiteTombstones tombstones_;

@@ -269,7 +269,7 @@ Status FrontierImpl::RebuildScheduler() {
   // One pass over the sites (not the URLs): O(sites) at start.
   sched_.Reset(opts_.partitions.size());
   blocks_.Clear();
-  ResetPartitionCounts();
+  part_counts_.Reset(opts_.partitions);
   queue_.ResetHeadChanges();
   sites_.ClearCache();
   robots_.ClearCache();
@@ -328,7 +328,7 @@ Status FrontierImpl::PlaceEverySite(DbTxn* t) {
       blocks_.Set(site_fp, site.block_until_ms);
       if (gate_on_) GateSet(site_fp, site, gate_now_ms);
       stats_.excluded += site.excluded;
-      CountSiteInPartition(site);
+      part_counts_.AddSite(site_policy_.PartitionOf(site), site);
       if (site.queued > 0 || site.leases > 0) {
         // Not PlaceSite(): its per-transaction bookkeeping (touched sites,
         // head changes) would grow to a million entries here for nothing.

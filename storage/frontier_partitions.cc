@@ -9,28 +9,6 @@ void FrontierImpl::CountNewSite(const SiteRecord& site) {
   part_counts_[site_policy_.PartitionOf(site)].sites++;
 }
 
-void FrontierImpl::CountSiteInPartition(const SiteRecord& site) {
-  PartitionCounts& c = part_counts_[site_policy_.PartitionOf(site)];
-  c.sites++;
-  c.queued += site.queued;
-  c.leased += site.leases;
-  c.done += site.done;
-}
-
-void FrontierImpl::ResetPartitionCounts() {
-  const partition::PartitionMap& previous = counted_partitions_;
-  std::vector<PartitionCounts> counts(opts_.partitions.size());
-  for (size_t i = 0; i < counts.size(); ++i) {
-    std::optional<size_t> old = previous.Find(opts_.partitions.name(i));
-    if (old && *old < part_counts_.size()) {
-      counts[i].popped = part_counts_[*old].popped;
-      counts[i].confirmed = part_counts_[*old].confirmed;
-    }
-  }
-  part_counts_ = std::move(counts);
-  counted_partitions_ = opts_.partitions;
-}
-
 StatusOr<std::vector<std::string>> FrontierImpl::PopPartition(size_t partition,
                                                               size_t count,
                                                               int64_t lease_ms,
@@ -51,7 +29,7 @@ PartitionStats FrontierImpl::PartitionInfo(size_t partition) const {
   if (partition >= part_counts_.size() || partition >= sched_.partitions()) {
     return s;
   }
-  const PartitionCounts& c = part_counts_[partition];
+  const PartitionCounts& c = part_counts_.at(partition);
   s.sites = c.sites;
   s.ready_sites = sched_.ready_count_in(partition);
   s.queued = c.queued;

@@ -32,7 +32,7 @@ Status FrontierImpl::BeginWrite(bdb::Txn* txn) {
   // First: it may rebuild the state saved below.
   Status s = CheckWritable();
   saved_stats_ = stats_;
-  saved_part_counts_ = part_counts_;  // assigned: no allocation per call
+  part_counts_.Save();
   saved_timer_min_ = timers_.min();
   touched_sites_.clear();
   queue_.ResetHeadChanges();
@@ -76,7 +76,7 @@ Status FrontierImpl::FinishWrite(bdb::Txn* txn, Status s) {
     // The scheduler, counters and site cache ran ahead of a transaction
     // that did not happen: put them back to what the disk says.
     stats_ = saved_stats_;
-    part_counts_.swap(saved_part_counts_);
+    part_counts_.Restore();
     timers_.set_min(saved_timer_min_);
     sites_.ClearCache();
     robots_.ClearCache();
