@@ -4,7 +4,7 @@
 // Every item is checked before the transaction starts (a pass's
 // transaction is doomed by any error inside it, and a bad line must change
 // nothing); the valid ones are then written in one RunWrite, through the
-// same helpers the verbs use (Enqueue, AddTimer, CountMove, PlaceSite), so
+// same helpers the verbs use (Enqueue, timers_.Add, CountMove, PlaceSite), so
 // that counters, queue heads and the scheduler agree as after any verb.
 #include <variant>
 

@@ -9,22 +9,20 @@
 
 namespace frontier {
 
+// Designated initializers: the compiler checks each field is named once
+// and in order.
 policy::PolitenessPolicy SitePolicy::Politeness() const {
-  policy::PolitenessPolicy p;
-  p.delay_ms = opts_->politeness_delay_ms;
-  p.max_delay_ms = opts_->politeness_max_delay_ms;
-  p.delay_factor = opts_->politeness_delay_factor;
-  p.max_crawl_delay_ms = opts_->robots_max_crawl_delay_ms;
-  return p;
+  return {.delay_ms = opts_->politeness_delay_ms,
+          .max_delay_ms = opts_->politeness_max_delay_ms,
+          .delay_factor = opts_->politeness_delay_factor,
+          .max_crawl_delay_ms = opts_->robots_max_crawl_delay_ms};
 }
 
 policy::RecrawlPolicy SitePolicy::Recrawl() const {
-  policy::RecrawlPolicy p;
-  p.inc_rate = opts_->recrawl_inc_rate;
-  p.dec_rate = opts_->recrawl_dec_rate;
-  p.min_ms = opts_->recrawl_min_ms;
-  p.max_ms = opts_->recrawl_max_ms;
-  return p;
+  return {.inc_rate = opts_->recrawl_inc_rate,
+          .dec_rate = opts_->recrawl_dec_rate,
+          .min_ms = opts_->recrawl_min_ms,
+          .max_ms = opts_->recrawl_max_ms};
 }
 
 namespace {
