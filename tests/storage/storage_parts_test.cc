@@ -4,13 +4,12 @@
 // bookkeeping, TimerTable's earliest-due bound, UrlTable's insert and
 // rewrite, SiteTombstones' restart.
 #include <gtest/gtest.h>
-#include <stdlib.h>
 
-#include <filesystem>
 #include <optional>
 #include <string>
 
 #include "storage/bdb.h"
+#include "storage/frontier_fixture.h"
 #include "storage/records.h"
 #include "storage/site_queues.h"
 #include "storage/site_scheduler.h"
@@ -22,12 +21,12 @@
 namespace frontier {
 namespace {
 
-class StoragePartsTest : public ::testing::Test {
+// FrontierFixture's temporary directory, holding a bare environment
+// instead of a Frontier.
+class StoragePartsTest : public FrontierFixture {
  protected:
   void SetUp() override {
-    char tmpl[] = "/tmp/storage_parts_test_XXXXXX";
-    ASSERT_NE(mkdtemp(tmpl), nullptr);
-    dir_ = tmpl;
+    FrontierFixture::SetUp();
     env_.reset(new DbEnv(DB_CXX_NO_EXCEPTIONS));
     ASSERT_EQ(env_->open(dir_.c_str(),
                          DB_CREATE | DB_PRIVATE | DB_INIT_TXN | DB_INIT_LOG |
@@ -36,11 +35,10 @@ class StoragePartsTest : public ::testing::Test {
               0);
   }
   void TearDown() override {
-    env_.reset();
-    std::filesystem::remove_all(dir_);
+    env_.reset();  // closed before the directory goes
+    FrontierFixture::TearDown();
   }
 
-  std::string dir_;
   bdb::EnvPtr env_;
 };
 
