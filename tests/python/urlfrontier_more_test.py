@@ -398,11 +398,4 @@ class UrlFrontierTlsTest(unittest.TestCase):
 
 
 if __name__ == "__main__":
-    base.BINARY = sys.argv.pop(1)
-    stub_dir = tempfile.mkdtemp(prefix="urlfrontier-stubs-")
-    try:
-        pb, rpc = urlfrontier_stubs.generate(stub_dir)
-        base.pb, base.rpc = pb, rpc
-        unittest.main()
-    finally:
-        shutil.rmtree(stub_dir, ignore_errors=True)
+    urlfrontier_stubs.run_tests([globals(), vars(base)])

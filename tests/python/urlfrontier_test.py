@@ -519,10 +519,4 @@ class UrlFrontierTest(UrlFrontierCase):
 
 
 if __name__ == "__main__":
-    BINARY = sys.argv.pop(1)
-    stub_dir = tempfile.mkdtemp(prefix="urlfrontier-stubs-")
-    try:
-        pb, rpc = urlfrontier_stubs.generate(stub_dir)
-        unittest.main()
-    finally:
-        shutil.rmtree(stub_dir, ignore_errors=True)
+    urlfrontier_stubs.run_tests([globals()])
