@@ -22,7 +22,6 @@ Status FrontierImpl::PurgeOne(DbTxn* t, const UrlKey& key, UrlRecord* rec,
     case StoredState::kScheduledRetry:
     case StoredState::kScheduledRecrawl:
       s = RemoveTimer(t, rec->due_ms, key);
-      if (s.IsNotFound()) s = Status::OK();  // its timer fired meanwhile
       break;
     case StoredState::kDone:
     case StoredState::kDead:
@@ -31,6 +30,8 @@ Status FrontierImpl::PurgeOne(DbTxn* t, const UrlKey& key, UrlRecord* rec,
     case StoredState::kExcluded:
       break;
   }
+  // An entry already gone is no error, as for SITE DELETE: the URL goes.
+  if (s.IsNotFound()) s = Status::OK();
   if (s.ok()) s = SetData(t, key, rec, std::nullopt);
   if (!s.ok()) return s;
   CountMove(&site, rec->state, std::nullopt);
