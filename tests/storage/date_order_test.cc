@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "storage/frontier_fixture.h"
+#include "storage/import_records.h"
 
 namespace frontier {
 namespace {
@@ -58,6 +59,29 @@ TEST_F(DateOrderTest, ALeaseThatRunsOutKeepsItsPlace) {
   EXPECT_EQ(Pop(3), (std::vector<std::string>{"http://a.com/first",
                                               "http://a.com/second",
                                               "http://a.com/third"}));
+}
+
+TEST_F(DateOrderTest, AnImportedQueuedUrlKeepsItsDate) {
+  // An export of an `order date` frontier gives a queued URL's date as
+  // its due date (URLINFO's `due`); without one, its creation date.
+  Open();
+  ImportBatch batch;
+  auto queued = [](std::string url, int64_t created_ms, int64_t due_ms) {
+    ImportUrl u;
+    u.url = std::move(url);
+    u.state = StoredState::kQueued;
+    u.created_ms = created_ms;
+    u.due_ms = due_ms;
+    return u;
+  };
+  batch.items = {queued("http://a.com/late", kT0 - 9'000, kT0 - 1'000),
+                 queued("http://a.com/early", kT0 - 5'000, kT0 - 3'000),
+                 queued("http://a.com/created", kT0 - 2'000, 0)};
+  auto out = fr_->Import(batch, now_);
+  ASSERT_TRUE(out.ok()) << out.status().ToString();
+  EXPECT_EQ(Pop(3), (std::vector<std::string>{"http://a.com/early",
+                                              "http://a.com/created",
+                                              "http://a.com/late"}));
 }
 
 TEST_F(DateOrderTest, ADirectoryOfAnotherOrderIsRefused) {
