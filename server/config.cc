@@ -105,7 +105,8 @@ const std::vector<Directive>& Table() {
       Choice<QueueOrder>("order", "bfs", &Config::order,
                          {{"bfs", QueueOrder::kBfs},
                           {"priority", QueueOrder::kPriority},
-                          {"popularity", QueueOrder::kPopularity}}),
+                          {"popularity", QueueOrder::kPopularity},
+                          {"date", QueueOrder::kDate}}),
       Flagged(kDirRuntime,
               Integer("max-attempts", "5", &Config::max_attempts, 1, kMaxInt)),
       // Back-off from sites that answer 429/503 (docs/commands.md#fail).
