@@ -11,6 +11,22 @@ namespace frontier {
 namespace {
 
 constexpr int64_t kDeadlineCheckMs = 100;
+// How often a held command is sent again (ClusterForwarder::Hold).
+constexpr int64_t kHoldRetryMs = 200;
+
+// The node a "MOVED <slot> <host>:<port>" reply names.
+std::optional<cluster::Address> MovedTo(const redisReply* r) {
+  if (r == nullptr || r->type != REDIS_REPLY_ERROR) return std::nullopt;
+  const std::string_view line(r->str, r->len);
+  if (!line.starts_with(errors::kMovedPrefix)) return std::nullopt;
+  const size_t space = line.rfind(' ');
+  cluster::Address to;
+  std::string error;
+  if (!cluster::ParseAddress(line.substr(space + 1), &to, &error)) {
+    return std::nullopt;
+  }
+  return to;
+}
 
 // A reply hiredis parsed, written back as RESP for the client.
 void WriteReply(ReplyWriter& out, const redisReply* r) {
@@ -47,9 +63,10 @@ RelayedReply ErrorReply(std::string_view line) {
 }  // namespace
 
 ClusterForwarder::ClusterForwarder(event_base* base, ServerStats& stats,
-                                   Deliver deliver)
+                                   Shards shards, Deliver deliver)
     : base_(base),
       stats_(stats),
+      shards_(std::move(shards)),
       deliver_(std::move(deliver)),
       pump_timer_(base, Timer::Kind::kOnce, [this] { Pump(); }),
       deadline_timer_(base, Timer::Kind::kPeriodic,
@@ -66,18 +83,9 @@ ClusterForwarder::~ClusterForwarder() {
   }
 }
 
-void ClusterForwarder::Forward(const cluster::Address& to, uint64_t client,
-                               const std::string& crawl,
-                               std::span<const std::string> argv,
-                               int64_t now_ms, uint32_t part) {
-  const std::string address = to.ToString();
-  std::unique_ptr<Peer>& peer = peers_[address];
-  if (!peer) {
-    peer = std::make_unique<Peer>();
-    peer->owner = this;
-    peer->address = address;
-    peer->to = to;
-  }
+ClusterForwarder::Request ClusterForwarder::MakeRequest(
+    uint64_t client, const std::string& crawl,
+    std::span<const std::string> argv, int64_t now_ms, uint32_t part) const {
   Request request;
   request.client = client;
   request.part = part;
@@ -88,8 +96,49 @@ void ClusterForwarder::Forward(const cluster::Address& to, uint64_t client,
   request.bytes = 16;
   for (const std::string& arg : argv) request.bytes += arg.size() + 16;
   request.deadline_ms = now_ms + options_.timeout_ms;
-  peer->waiting.push_back(std::move(request));
+  return request;
+}
+
+void ClusterForwarder::Forward(const cluster::Address& to, uint64_t client,
+                               const std::string& crawl,
+                               std::span<const std::string> argv,
+                               int64_t now_ms, uint32_t part) {
   ++stats_.cluster_forwarded;
+  Enqueue(to, MakeRequest(client, crawl, argv, now_ms, part));
+}
+
+void ClusterForwarder::ForwardToShard(size_t shard, uint64_t client,
+                                      const std::string& crawl,
+                                      std::span<const std::string> argv,
+                                      int64_t now_ms, uint32_t part,
+                                      bool hold) {
+  ++stats_.cluster_forwarded;
+  Request request = MakeRequest(client, crawl, argv, now_ms, part);
+  if (hold && options_.hold_ms > 0) {
+    request.shard = shard;
+    request.hold_until_ms = now_ms + options_.hold_ms;
+  }
+  const std::optional<cluster::Address> to = shards_.master_of(shard);
+  if (!to) {  // cannot happen: the caller just placed it
+    Fail(client, part,
+         std::string(errors::kForwardDownPrefix) + "no shard " +
+             std::to_string(shard) + " in the map" +
+             std::string(errors::kForwardNotRun));
+    return;
+  }
+  Enqueue(*to, std::move(request));
+}
+
+void ClusterForwarder::Enqueue(const cluster::Address& to, Request request) {
+  const std::string address = to.ToString();
+  std::unique_ptr<Peer>& peer = peers_[address];
+  if (!peer) {
+    peer = std::make_unique<Peer>();
+    peer->owner = this;
+    peer->address = address;
+    peer->to = to;
+  }
+  peer->waiting.push_back(std::move(request));
   pump_timer_.Fire();
   if (!deadline_timer_.pending()) deadline_timer_.Start(kDeadlineCheckMs);
 }
@@ -110,11 +159,18 @@ void ClusterForwarder::Pump() {
       peer.waiting.pop_front();
       if (request.crawl != peer.link_crawl) {
         const std::string args[] = {"CRAWL", request.crawl};
-        Send(peer, 0, 0, args, 0, request.deadline_ms);
+        Send(peer, InFlight{0, 0, 0, request.deadline_ms, std::nullopt}, args);
         peer.link_crawl = request.crawl;
       }
-      Send(peer, request.client, request.part, request.argv, request.bytes,
-           std::max(request.deadline_ms, now));
+      InFlight sent{request.client, request.part, request.bytes,
+                    std::max(request.deadline_ms, now), std::nullopt};
+      if (request.shard) {
+        const std::vector<std::string> argv = request.argv;
+        sent.request = std::move(request);
+        Send(peer, std::move(sent), argv);
+      } else {
+        Send(peer, std::move(sent), request.argv);
+      }
     }
   }
 }
@@ -128,10 +184,13 @@ bool ClusterForwarder::Connect(Peer& peer) {
                             (link ? link->errstr : "out of memory") + ")" +
                             std::string(errors::kForwardNotRun);
     if (link != nullptr) redisAsyncFree(link);
+    const int64_t now = NowMs();
     while (!peer.waiting.empty()) {
-      const Request gone = std::move(peer.waiting.front());
+      Request gone = std::move(peer.waiting.front());
       peer.waiting.pop_front();
-      Fail(gone.client, gone.part, why);
+      if (!Hold(gone, peer.address, why, false, now + kHoldRetryMs)) {
+        Fail(gone.client, gone.part, why);
+      }
     }
     return false;
   }
@@ -147,26 +206,27 @@ bool ClusterForwarder::Connect(Peer& peer) {
     std::vector<std::string> auth = {"AUTH"};
     if (!options_.user.empty()) auth.push_back(options_.user);
     auth.push_back(options_.pass);
-    Send(peer, 0, 0, auth, 0, NowMs() + options_.timeout_ms);
+    Send(peer, InFlight{0, 0, 0, NowMs() + options_.timeout_ms, std::nullopt},
+         auth);
   }
   // What arrives on this link is never forwarded again (CLUSTER LINK).
   const std::string link_args[] = {"CLUSTER", "LINK"};
-  Send(peer, 0, 0, link_args, 0, NowMs() + options_.timeout_ms);
+  Send(peer, InFlight{0, 0, 0, NowMs() + options_.timeout_ms, std::nullopt},
+       link_args);
   return true;
 }
 
-void ClusterForwarder::Send(Peer& peer, uint64_t client, uint32_t part,
-                            std::span<const std::string> argv, size_t bytes,
-                            int64_t deadline_ms) {
+void ClusterForwarder::Send(Peer& peer, InFlight sent,
+                            std::span<const std::string> argv) {
   std::vector<const char*> ptrs;
   std::vector<size_t> lens;
   for (const std::string& arg : argv) {
     ptrs.push_back(arg.data());
     lens.push_back(arg.size());
   }
-  peer.in_flight.push_back(InFlight{client, part, bytes, deadline_ms});
-  peer.bytes_in_flight += bytes;
-  stats_.cluster_forward_bytes_in_flight += bytes;
+  peer.bytes_in_flight += sent.bytes;
+  stats_.cluster_forward_bytes_in_flight += sent.bytes;
+  peer.in_flight.push_back(std::move(sent));
   // The callback's privdata is unused: replies come in order.
   redisAsyncCommandArgv(peer.link, &ClusterForwarder::OnReply, nullptr,
                         static_cast<int>(argv.size()), ptrs.data(),
@@ -197,11 +257,21 @@ void ClusterForwarder::OnDisconnect(const redisAsyncContext* ac, int status) {
   if (!peer->owner->closing_) peer->owner->pump_timer_.Fire();
 }
 
+std::optional<std::string> ClusterForwarder::NotServing(const redisReply* r) {
+  if (r == nullptr || r->type != REDIS_REPLY_ERROR) return std::nullopt;
+  const std::string_view line(r->str, r->len);
+  for (const std::string_view prefix :
+       {"READONLY ", "REPLICA ", "NOREPLICAS ", "NOQUORUM "}) {
+    if (line.starts_with(prefix)) return std::string(line);
+  }
+  return std::nullopt;
+}
+
 void ClusterForwarder::OnReply(redisAsyncContext* ac, void* reply, void*) {
   auto* peer = static_cast<Peer*>(ac->data);
   ClusterForwarder* self = peer->owner;
   if (peer->in_flight.empty()) return;  // cannot happen: one per command
-  const InFlight sent = peer->in_flight.front();
+  InFlight sent = std::move(peer->in_flight.front());
   peer->in_flight.pop_front();
   peer->bytes_in_flight -= sent.bytes;
   self->stats_.cluster_forward_bytes_in_flight -= sent.bytes;
@@ -214,9 +284,11 @@ void ClusterForwarder::OnReply(redisAsyncContext* ac, void* reply, void*) {
     }
     return;
   }
+  const int64_t now = NowMs();
   if (r == nullptr) {
     // The connection failed with the command in it.
     std::string line;
+    bool held = false;
     if (!peer->timed_out.empty()) {
       line = std::string(errors::kForwardTimeoutPrefix) + peer->timed_out +
              std::string(errors::kForwardMaybeRun);
@@ -225,12 +297,29 @@ void ClusterForwarder::OnReply(redisAsyncContext* ac, void* reply, void*) {
              "lost the connection to " + peer->address + " (" +
              (ac->err ? ac->errstr : "closed") + ")" +
              std::string(errors::kForwardMaybeRun);
+      held = sent.request &&
+             self->Hold(*sent.request, peer->address, line, true,
+                        now + kHoldRetryMs);
     } else {
       line = std::string(errors::kForwardDownPrefix) + "cannot connect to " +
              peer->address + " (" + (ac->err ? ac->errstr : "closed") + ")" +
              std::string(errors::kForwardNotRun);
+      held = sent.request &&
+             self->Hold(*sent.request, peer->address, line, false,
+                        now + kHoldRetryMs);
     }
-    self->Fail(sent.client, sent.part, std::move(line));
+    if (!held) self->Fail(sent.client, sent.part, std::move(line));
+  } else if (std::optional<std::string> why = NotServing(r);
+             why && sent.request &&
+             self->Hold(*sent.request, peer->address, *why,
+                        why->starts_with("NOQUORUM"), now + kHoldRetryMs)) {
+    // Held: a replica, or a master without its quorum.
+  } else if (std::optional<cluster::Address> to = MovedTo(r);
+             to && sent.request && sent.request->shard &&
+             self->shards_.redirect(*sent.request->shard, *to) &&
+             self->Hold(*sent.request, peer->address,
+                        std::string(r->str, r->len), false, now)) {
+    // Held, and sent at once to the member the MOVED names.
   } else {
     RelayedReply relayed;
     ReplyWriter writer(&relayed.resp);
@@ -249,9 +338,70 @@ void ClusterForwarder::OnReply(redisAsyncContext* ac, void* reply, void*) {
   if (!peer->waiting.empty()) self->pump_timer_.Fire();
 }
 
+bool ClusterForwarder::Hold(Request& request, const std::string& from,
+                            std::string why, bool maybe_run,
+                            int64_t next_try_ms) {
+  if (!request.shard) return false;
+  if (held_bytes_ + request.bytes > options_.max_bytes) {
+    Log(LogLevel::kVerbose,
+        "Cluster: held commands at cluster-forward-max-bytes; one for %s "
+        "gets its error now",
+        from.c_str());
+    return false;
+  }
+  request.maybe_run = request.maybe_run || maybe_run;
+  if (!request.held) ++stats_.cluster_forward_held;
+  request.held = true;
+  shards_.pass_over(*request.shard, from);
+  held_bytes_ += request.bytes;
+  stats_.cluster_forward_held_bytes = held_bytes_;
+  held_.push_back(Held{std::move(request), next_try_ms, std::move(why)});
+  if (!deadline_timer_.pending()) deadline_timer_.Start(kDeadlineCheckMs);
+  return true;
+}
+
+void ClusterForwarder::ResendHeld(int64_t now) {
+  std::deque<Held> still;
+  std::deque<Held> due;
+  due.swap(held_);
+  for (Held& held : due) {
+    if (held.next_try_ms > now) {
+      still.push_back(std::move(held));
+      continue;
+    }
+    Request request = std::move(held.request);
+    held_bytes_ -= request.bytes;
+    if (now >= request.hold_until_ms) {
+      Fail(request.client, request.part,
+           std::string(errors::kForwardDownPrefix) + "shard " +
+               shards_.name_of(*request.shard) +
+               " has no reachable master within cluster-failover-hold (" +
+               std::to_string(options_.hold_ms) + " ms; last: " + held.why +
+               ")" +
+               std::string(request.maybe_run ? errors::kForwardMaybeRun
+                                             : errors::kForwardNotRun));
+      continue;
+    }
+    const std::optional<cluster::Address> to =
+        shards_.master_of(*request.shard);
+    if (!to) {
+      Fail(request.client, request.part,
+           std::string(errors::kForwardDownPrefix) +
+               "the cluster map changed while the command was held" +
+               std::string(errors::kForwardNotRun));
+      continue;
+    }
+    request.deadline_ms = now + options_.timeout_ms;
+    Enqueue(*to, std::move(request));
+  }
+  for (Held& held : still) held_.push_back(std::move(held));
+  stats_.cluster_forward_held_bytes = held_bytes_;
+}
+
 void ClusterForwarder::CheckDeadlines() {
   const int64_t now = NowMs();
-  bool busy = false;
+  ResendHeld(now);
+  bool busy = !held_.empty();
   for (auto& [address, peer_ptr] : peers_) {
     Peer& peer = *peer_ptr;
     while (!peer.waiting.empty() && peer.waiting.front().deadline_ms <= now) {
@@ -280,7 +430,7 @@ void ClusterForwarder::CheckDeadlines() {
       peer.link_up = false;
       peer.timed_out.clear();
       while (!peer.in_flight.empty()) {  // cannot happen, but none is lost
-        const InFlight sent = peer.in_flight.front();
+        const InFlight sent = std::move(peer.in_flight.front());
         peer.in_flight.pop_front();
         peer.bytes_in_flight -= sent.bytes;
         stats_.cluster_forward_bytes_in_flight -= sent.bytes;
