@@ -1,9 +1,10 @@
 #include "server/cluster_forwarder.h"
 
+#include <hiredis/hiredis.h>
+
 #include "protocol/reply_writer.h"
 #include "server/clock.h"
 #include "server/errors.h"
-#include "server/hiredis_libevent.h"
 #include "server/log.h"
 #include "storage/frontier.h"
 
@@ -73,14 +74,7 @@ ClusterForwarder::ClusterForwarder(event_base* base, ServerStats& stats,
                       [this] { CheckDeadlines(); }) {}
 
 ClusterForwarder::~ClusterForwarder() {
-  closing_ = true;
-  for (auto& [address, peer] : peers_) {
-    if (peer->link != nullptr) {
-      redisAsyncContext* link = peer->link;
-      peer->link = nullptr;
-      redisAsyncFree(link);
-    }
-  }
+  closing_ = true;  // destroying a link calls nothing
 }
 
 ClusterForwarder::Request ClusterForwarder::MakeRequest(
@@ -134,7 +128,6 @@ void ClusterForwarder::Enqueue(const cluster::Address& to, Request request) {
   std::unique_ptr<Peer>& peer = peers_[address];
   if (!peer) {
     peer = std::make_unique<Peer>();
-    peer->owner = this;
     peer->address = address;
     peer->to = to;
   }
@@ -144,6 +137,7 @@ void ClusterForwarder::Enqueue(const cluster::Address& to, Request request) {
 }
 
 void ClusterForwarder::Pump() {
+  closed_links_.clear();
   const int64_t now = NowMs();
   for (auto& [address, peer_ptr] : peers_) {
     Peer& peer = *peer_ptr;
@@ -176,14 +170,16 @@ void ClusterForwarder::Pump() {
 }
 
 bool ClusterForwarder::Connect(Peer& peer) {
-  redisAsyncContext* link =
-      redisAsyncConnect(peer.to.host.c_str(), peer.to.port);
-  if (link == nullptr || link->err) {
+  Peer* at = &peer;
+  InternalLink::Callbacks callbacks;
+  callbacks.reply = [this, at](const redisReply* r) { OnReply(*at, r); };
+  callbacks.closed = [this, at] { OnClosed(*at); };
+  StatusOr<std::unique_ptr<InternalLink>> link =
+      InternalLink::Open(base_, peer.to, options_.tls, std::move(callbacks));
+  if (!link.ok()) {
     const std::string why = std::string(errors::kForwardDownPrefix) +
-                            "cannot connect to " + peer.address + " (" +
-                            (link ? link->errstr : "out of memory") + ")" +
+                            link.status().message() +
                             std::string(errors::kForwardNotRun);
-    if (link != nullptr) redisAsyncFree(link);
     const int64_t now = NowMs();
     while (!peer.waiting.empty()) {
       Request gone = std::move(peer.waiting.front());
@@ -194,13 +190,7 @@ bool ClusterForwarder::Connect(Peer& peer) {
     }
     return false;
   }
-  link->data = &peer;
-  redisLibeventAttach(link, base_);
-  redisAsyncSetConnectCallback(link, &ClusterForwarder::OnConnect);
-  redisAsyncSetDisconnectCallback(link, &ClusterForwarder::OnDisconnect);
-  peer.link = link;
-  peer.link_up = false;
-  peer.timed_out.clear();
+  peer.link = std::move(link).value();
   peer.link_crawl = std::string(Frontier::kDefaultCrawl);
   if (!options_.pass.empty()) {
     std::vector<std::string> auth = {"AUTH"};
@@ -218,43 +208,21 @@ bool ClusterForwarder::Connect(Peer& peer) {
 
 void ClusterForwarder::Send(Peer& peer, InFlight sent,
                             std::span<const std::string> argv) {
-  std::vector<const char*> ptrs;
-  std::vector<size_t> lens;
-  for (const std::string& arg : argv) {
-    ptrs.push_back(arg.data());
-    lens.push_back(arg.size());
-  }
   peer.bytes_in_flight += sent.bytes;
   stats_.cluster_forward_bytes_in_flight += sent.bytes;
   peer.in_flight.push_back(std::move(sent));
-  // The callback's privdata is unused: replies come in order.
-  redisAsyncCommandArgv(peer.link, &ClusterForwarder::OnReply, nullptr,
-                        static_cast<int>(argv.size()), ptrs.data(),
-                        lens.data());
+  peer.link->Send(argv);  // replies come in order
 }
 
-void ClusterForwarder::OnConnect(const redisAsyncContext* ac, int status) {
-  auto* peer = static_cast<Peer*>(ac->data);
-  if (status == REDIS_OK) {
-    peer->link_up = true;
-    return;
+void ClusterForwarder::OnClosed(Peer& peer) {
+  if (!closing_) {
+    Log(peer.link->connected() ? LogLevel::kWarning : LogLevel::kVerbose,
+        "Cluster: %s %s: %s",
+        peer.link->connected() ? "lost the connection to" : "cannot connect to",
+        peer.address.c_str(), peer.link->error().c_str());
   }
-  // hiredis frees the context after this; its commands come back to
-  // OnReply without a reply, and are answered "not run".
-  Log(LogLevel::kVerbose, "Cluster: cannot connect to %s: %s",
-      peer->address.c_str(), ac->errstr);
-  peer->link = nullptr;
-}
-
-void ClusterForwarder::OnDisconnect(const redisAsyncContext* ac, int status) {
-  auto* peer = static_cast<Peer*>(ac->data);
-  if (status != REDIS_OK && !peer->owner->closing_) {
-    Log(LogLevel::kWarning, "Cluster: lost the connection to %s: %s",
-        peer->address.c_str(), ac->errstr);
-  }
-  peer->link = nullptr;
-  peer->link_up = false;
-  if (!peer->owner->closing_) peer->owner->pump_timer_.Fire();
+  closed_links_.push_back(std::move(peer.link));
+  if (!closing_) pump_timer_.Fire();
 }
 
 std::optional<std::string> ClusterForwarder::NotServing(const redisReply* r) {
@@ -267,16 +235,14 @@ std::optional<std::string> ClusterForwarder::NotServing(const redisReply* r) {
   return std::nullopt;
 }
 
-void ClusterForwarder::OnReply(redisAsyncContext* ac, void* reply, void*) {
-  auto* peer = static_cast<Peer*>(ac->data);
-  ClusterForwarder* self = peer->owner;
+void ClusterForwarder::OnReply(Peer& peer_ref, const redisReply* r) {
+  Peer* peer = &peer_ref;
   if (peer->in_flight.empty()) return;  // cannot happen: one per command
   InFlight sent = std::move(peer->in_flight.front());
   peer->in_flight.pop_front();
   peer->bytes_in_flight -= sent.bytes;
-  self->stats_.cluster_forward_bytes_in_flight -= sent.bytes;
-  if (self->closing_) return;
-  const auto* r = static_cast<const redisReply*>(reply);
+  stats_.cluster_forward_bytes_in_flight -= sent.bytes;
+  if (closing_) return;
   if (sent.client == 0) {  // AUTH or CRAWL of the connection itself
     if (r != nullptr && r->type == REDIS_REPLY_ERROR) {
       Log(LogLevel::kWarning, "Cluster: %s refused the link's set-up: %s",
@@ -289,35 +255,32 @@ void ClusterForwarder::OnReply(redisAsyncContext* ac, void* reply, void*) {
     // The connection failed with the command in it.
     std::string line;
     bool held = false;
-    if (!peer->timed_out.empty()) {
-      line = std::string(errors::kForwardTimeoutPrefix) + peer->timed_out +
-             std::string(errors::kForwardMaybeRun);
-    } else if (peer->link_up || ac->c.flags & REDIS_CONNECTED) {
+    if (peer->link->connected()) {
       line = std::string(errors::kForwardDownPrefix) +
              "lost the connection to " + peer->address + " (" +
-             (ac->err ? ac->errstr : "closed") + ")" +
+             peer->link->error() + ")" +
              std::string(errors::kForwardMaybeRun);
       held = sent.request &&
-             self->Hold(*sent.request, peer->address, line, true,
+             Hold(*sent.request, peer->address, line, true,
                         now + kHoldRetryMs);
     } else {
       line = std::string(errors::kForwardDownPrefix) + "cannot connect to " +
-             peer->address + " (" + (ac->err ? ac->errstr : "closed") + ")" +
+             peer->address + " (" + peer->link->error() + ")" +
              std::string(errors::kForwardNotRun);
       held = sent.request &&
-             self->Hold(*sent.request, peer->address, line, false,
+             Hold(*sent.request, peer->address, line, false,
                         now + kHoldRetryMs);
     }
-    if (!held) self->Fail(sent.client, sent.part, std::move(line));
+    if (!held) Fail(sent.client, sent.part, std::move(line));
   } else if (std::optional<std::string> why = NotServing(r);
              why && sent.request &&
-             self->Hold(*sent.request, peer->address, *why,
+             Hold(*sent.request, peer->address, *why,
                         why->starts_with("NOQUORUM"), now + kHoldRetryMs)) {
     // Held: a replica, or a master without its quorum.
   } else if (std::optional<cluster::Address> to = MovedTo(r);
              to && sent.request && sent.request->shard &&
-             self->shards_.redirect(*sent.request->shard, *to) &&
-             self->Hold(*sent.request, peer->address,
+             shards_.redirect(*sent.request->shard, *to) &&
+             Hold(*sent.request, peer->address,
                         std::string(r->str, r->len), false, now)) {
     // Held, and sent at once to the member the MOVED names.
   } else {
@@ -333,9 +296,9 @@ void ClusterForwarder::OnReply(redisAsyncContext* ac, void* reply, void*) {
         relayed.elements.push_back(std::move(element));
       }
     }
-    self->deliver_(sent.client, sent.part, std::move(relayed));
+    deliver_(sent.client, sent.part, std::move(relayed));
   }
-  if (!peer->waiting.empty()) self->pump_timer_.Fire();
+  if (!peer->waiting.empty()) pump_timer_.Fire();
 }
 
 bool ClusterForwarder::Hold(Request& request, const std::string& from,
@@ -416,20 +379,15 @@ void ClusterForwarder::CheckDeadlines() {
     }
     if (!peer.in_flight.empty() && peer.in_flight.front().deadline_ms <= now &&
         peer.link != nullptr) {
-      // Replies come in order: the rest cannot come sooner. Every command
-      // on the link is answered (OnReply, without a reply) as it is freed.
+      // Replies come in order: the rest cannot come sooner. Destroying the
+      // link calls nothing: every command on it is answered here.
       Log(LogLevel::kWarning,
           "Cluster: %s gave no reply within %lld ms; closing the link",
           peer.address.c_str(), static_cast<long long>(options_.timeout_ms));
-      peer.timed_out = peer.address + " gave no reply within " +
-                       std::to_string(options_.timeout_ms) + " ms";
-      const std::string why = peer.timed_out;
-      redisAsyncContext* link = peer.link;
-      peer.link = nullptr;
-      redisAsyncFree(link);  // answers every command on it (OnReply)
-      peer.link_up = false;
-      peer.timed_out.clear();
-      while (!peer.in_flight.empty()) {  // cannot happen, but none is lost
+      const std::string why = peer.address + " gave no reply within " +
+                              std::to_string(options_.timeout_ms) + " ms";
+      peer.link.reset();
+      while (!peer.in_flight.empty()) {
         const InFlight sent = std::move(peer.in_flight.front());
         peer.in_flight.pop_front();
         peer.bytes_in_flight -= sent.bytes;

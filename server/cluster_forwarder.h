@@ -1,7 +1,8 @@
 // ClusterForwarder: the server's connections to the other nodes of its
 // cluster (docs/cluster.md), over which commands of other shards are
-// forwarded and their replies relayed. hiredis's asynchronous API on the
-// server's own event loop (its libevent adapter): no thread of its own.
+// forwarded and their replies relayed, over InternalLink connections (a
+// plain socket, or TLS with tls-cluster) on the server's own event loop:
+// no thread of its own.
 //
 // One connection per peer, commands sent in the order they were given,
 // each reply handed back for the client that sent the command. Bounded:
@@ -45,11 +46,11 @@
 
 #include "cluster/cluster_map.h"
 #include "server/cluster_gather.h"
+#include "server/internal_link.h"
 #include "server/libevent_ptr.h"
 #include "server/server_stats.h"
 #include "server/timer.h"
 
-struct redisAsyncContext;
 struct redisReply;
 
 namespace frontier {
@@ -60,6 +61,9 @@ class ClusterForwarder {
     int64_t timeout_ms = 2000;
     uint64_t max_bytes = 4 << 20;  // per peer, and for held commands
     int64_t hold_ms = 0;           // the failover hold; 0: none
+    // With tls-cluster: the links' TLS (NewLinkTlsContext), which must
+    // outlive the forwarder; null: plain sockets.
+    SSL_CTX* tls = nullptr;
     // AUTH sent first on every connection when `pass` is not empty (with
     // `user` unless it is empty).
     std::string user;
@@ -138,22 +142,19 @@ class ClusterForwarder {
     std::string why;  // what its shard's master did last
   };
   struct Peer {
-    ClusterForwarder* owner = nullptr;
     std::string address;  // "host:port", for messages
     cluster::Address to;
-    redisAsyncContext* link = nullptr;  // null: not connected
-    bool link_up = false;               // the connection was established
-    std::string link_crawl;             // the crawl the connection is in
-    std::string timed_out;              // why the link is being failed
+    std::unique_ptr<InternalLink> link;  // null: not connected
+    std::string link_crawl;              // the crawl the connection is in
     std::deque<Request> waiting;        // not sent yet, oldest first
     std::deque<InFlight> in_flight;     // sent, in order
     uint64_t bytes_in_flight = 0;
   };
 
-  // hiredis callbacks; `ac->data` is the Peer.
-  static void OnConnect(const redisAsyncContext* ac, int status);
-  static void OnDisconnect(const redisAsyncContext* ac, int status);
-  static void OnReply(redisAsyncContext* ac, void* reply, void* privdata);
+  // The link's callbacks: the reply of `peer`'s oldest command in flight
+  // (nullptr: the link failed with it), and the link gone.
+  void OnReply(Peer& peer, const redisReply* reply);
+  void OnClosed(Peer& peer);
 
   Request MakeRequest(uint64_t client, const std::string& crawl,
                       std::span<const std::string> argv, int64_t now_ms,
@@ -189,6 +190,9 @@ class ClusterForwarder {
   Options options_;
   std::map<std::string, std::unique_ptr<Peer>> peers_;  // by address
   std::deque<Held> held_;
+  // Links that closed, destroyed at the next Pump (not from inside their
+  // own callbacks).
+  std::vector<std::unique_ptr<InternalLink>> closed_links_;
   uint64_t held_bytes_ = 0;
   Timer pump_timer_;
   Timer deadline_timer_;

@@ -87,7 +87,9 @@ class Server : private ConnectionEvents,
   // Makes this server a node of the cluster `state` (docs/cluster.md):
   // keyed commands of other shards are forwarded or redirected. Before
   // Run().
-  void UseCluster(ClusterState state);
+  // InvalidArgument if tls-cluster is set and the links' TLS cannot be
+  // set up (NewLinkTlsContext).
+  Status UseCluster(ClusterState state);
 
   // Where the frontier publishes its own notices (e.g. per-partition
   // hints): pubsub().Publish(channel, message) reaches the subscribers at
@@ -339,6 +341,7 @@ class Server : private ConnectionEvents,
   // cluster), the links to the other nodes (after base_), and the argv
   // of the command running, with its hash tags taken off.
   std::optional<ClusterState> cluster_;
+  LinkTlsContext link_tls_;  // with tls-cluster; before forwarder_
   std::unique_ptr<ClusterForwarder> forwarder_;
   // With cluster-etcd: its thread, the tick, and the masters' keys as
   // last read (shard name -> host:port).

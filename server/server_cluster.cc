@@ -18,11 +18,12 @@
 namespace frontier {
 namespace {
 
-ClusterForwarder::Options ForwardOptions(const Config& config) {
+ClusterForwarder::Options ForwardOptions(const Config& config, SSL_CTX* tls) {
   ClusterForwarder::Options options;
   options.timeout_ms = config.cluster_forward_timeout_ms;
   options.max_bytes = config.cluster_forward_max_bytes;
   options.hold_ms = config.cluster_failover_hold_ms;
+  options.tls = tls;
   InternalLogin login = InternalCredentials(config);
   options.user = std::move(login.user);
   options.pass = std::move(login.pass);
@@ -51,7 +52,12 @@ void LogMap(const ClusterState& state, const char* verb) {
 
 }  // namespace
 
-void Server::UseCluster(ClusterState state) {
+Status Server::UseCluster(ClusterState state) {
+  if (config_.tls_cluster && !link_tls_) {
+    StatusOr<LinkTlsContext> tls = NewLinkTlsContext(config_);
+    if (!tls.ok()) return tls.status();
+    link_tls_ = std::move(tls).value();
+  }
   LogMap(state, "loaded");
   cluster_ = std::move(state);
   NoteOwnMaster();
@@ -63,6 +69,7 @@ void Server::UseCluster(ClusterState state) {
         });
   }
   if (!config_.cluster_etcd.empty()) FollowEtcd();
+  return Status::OK();
 }
 
 ClusterForwarder::Shards Server::ForwarderShards() {
@@ -116,7 +123,8 @@ Status Server::ReloadCluster() {
         "change by itself, there is no file to reload");
   }
   StatusOr<ClusterState> loaded =
-      LoadClusterState(cluster_->path, config_.bind, config_.port);
+      LoadClusterState(cluster_->path, config_.bind,
+                       ClusterPort(config_));
   if (!loaded.ok()) {
     Log(LogLevel::kWarning,
         "CLUSTER RELOAD refused, the map in force stays: %s",
@@ -237,7 +245,7 @@ bool Server::RouteCommand(const CommandSpec& spec, CommandContext& ctx) {
     ctx.reply.Error(decision.error);
     return true;
   }
-  forwarder_->set_options(ForwardOptions(config_));
+  forwarder_->set_options(ForwardOptions(config_, link_tls_.get()));
   forwarder_->ForwardToShard(decision.shard, ctx.client.id, ctx.client.crawl,
                              ctx.argv, ctx.now_ms);
   ctx.effects.await_forward = true;
@@ -266,7 +274,7 @@ void Server::FanOut(
     CommandContext& ctx,
     std::vector<std::pair<size_t, std::vector<std::string>>> parts,
     ClusterGather gather, uint32_t first_part, int64_t timeout_ms) {
-  ClusterForwarder::Options options = ForwardOptions(config_);
+  ClusterForwarder::Options options = ForwardOptions(config_, link_tls_.get());
   if (timeout_ms > 0) options.timeout_ms = timeout_ms;
   forwarder_->set_options(std::move(options));
   gathers_.insert_or_assign(ctx.client.id, std::move(gather));
@@ -343,7 +351,7 @@ void Server::PopElsewhere(CommandContext& ctx, std::vector<std::string> argv,
   chain.crawl = ctx.client.crawl;
   const size_t first = chain.shards.front();
   chain.shards.erase(chain.shards.begin());
-  forwarder_->set_options(ForwardOptions(config_));
+  forwarder_->set_options(ForwardOptions(config_, link_tls_.get()));
   forwarder_->Forward(cluster_->master_of(first).resp, ctx.client.id,
                       ctx.client.crawl, chain.argv, ctx.now_ms);
   pop_chains_.insert_or_assign(ctx.client.id, std::move(chain));

@@ -67,7 +67,8 @@ void Server::TakeEtcdMap(const cluster::EtcdKeyValue& kv) {
   const std::string origin = "etcd key " + kv.key + " (revision " +
                              std::to_string(kv.mod_revision) + ")";
   StatusOr<ClusterState> state =
-      ClusterStateFromText(kv.value, origin, config_.bind, config_.port);
+      ClusterStateFromText(kv.value, origin, config_.bind,
+                           ClusterPort(config_));
   Status s = state.status();
   if (s.ok()) {
     LeavePass();
