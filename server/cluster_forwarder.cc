@@ -145,7 +145,7 @@ void ClusterForwarder::Pump() {
     if (peer.link == nullptr && !Connect(peer)) continue;
     // The limit lets one command through however big, so none waits
     // forever.
-    while (!peer.waiting.empty() &&
+    while (!peer.waiting.empty() && peer.link != nullptr &&
            (peer.bytes_in_flight == 0 ||
             peer.bytes_in_flight + peer.waiting.front().bytes <=
                 options_.max_bytes)) {
@@ -155,6 +155,10 @@ void ClusterForwarder::Pump() {
         const std::string args[] = {"CRAWL", request.crawl};
         Send(peer, InFlight{0, 0, 0, request.deadline_ms, std::nullopt}, args);
         peer.link_crawl = request.crawl;
+        if (peer.link == nullptr) {  // it failed at once: a new one later
+          peer.waiting.push_front(std::move(request));
+          break;
+        }
       }
       InFlight sent{request.client, request.part, request.bytes,
                     std::max(request.deadline_ms, now), std::nullopt};
