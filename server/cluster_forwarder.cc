@@ -113,11 +113,14 @@ void ClusterForwarder::ForwardToShard(size_t shard, uint64_t client,
     request.hold_until_ms = now_ms + options_.hold_ms;
   }
   const std::optional<cluster::Address> to = shards_.master_of(shard);
-  if (!to) {  // cannot happen: the caller just placed it
-    Fail(client, part,
-         std::string(errors::kForwardDownPrefix) + "no shard " +
-             std::to_string(shard) + " in the map" +
-             std::string(errors::kForwardNotRun));
+  if (!to) {
+    // Cannot happen (the caller just placed it), but never answered from
+    // inside Forward: held with its hold over, answered at the next check.
+    request.shard = shard;
+    request.hold_until_ms = now_ms;
+    held_bytes_ += request.bytes;
+    held_.push_back(Held{std::move(request), now_ms, "no such shard"});
+    if (!deadline_timer_.pending()) deadline_timer_.Start(kDeadlineCheckMs);
     return;
   }
   Enqueue(*to, std::move(request));
@@ -162,10 +165,9 @@ void ClusterForwarder::Pump() {
       }
       InFlight sent{request.client, request.part, request.bytes,
                     std::max(request.deadline_ms, now), std::nullopt};
-      if (request.shard) {
-        const std::vector<std::string> argv = request.argv;
+      if (request.shard) {  // kept to be sent again; Send sends its argv
         sent.request = std::move(request);
-        Send(peer, std::move(sent), argv);
+        Send(peer, std::move(sent), {});
       } else {
         Send(peer, std::move(sent), request.argv);
       }
@@ -215,7 +217,11 @@ void ClusterForwarder::Send(Peer& peer, InFlight sent,
   peer.bytes_in_flight += sent.bytes;
   stats_.cluster_forward_bytes_in_flight += sent.bytes;
   peer.in_flight.push_back(std::move(sent));
-  peer.link->Send(argv);  // replies come in order
+  const InFlight& last = peer.in_flight.back();
+  // Replies come in order. (A link that cannot buffer the command fails
+  // at once, answering it among the rest.)
+  peer.link->Send(last.request ? std::span<const std::string>(last.request->argv)
+                               : argv);
 }
 
 void ClusterForwarder::OnClosed(Peer& peer) {
@@ -327,6 +333,12 @@ bool ClusterForwarder::Hold(Request& request, const std::string& from,
   return true;
 }
 
+bool ClusterForwarder::NoLongerMaster(size_t shard,
+                                      const std::string& address) const {
+  const std::optional<cluster::Address> master = shards_.master_of(shard);
+  return master && master->ToString() != address;
+}
+
 void ClusterForwarder::ResendHeld(int64_t now) {
   std::deque<Held> still;
   std::deque<Held> due;
@@ -392,14 +404,21 @@ void ClusterForwarder::CheckDeadlines() {
                               std::to_string(options_.timeout_ms) + " ms";
       peer.link.reset();
       while (!peer.in_flight.empty()) {
-        const InFlight sent = std::move(peer.in_flight.front());
+        InFlight sent = std::move(peer.in_flight.front());
         peer.in_flight.pop_front();
         peer.bytes_in_flight -= sent.bytes;
         stats_.cluster_forward_bytes_in_flight -= sent.bytes;
-        if (sent.client != 0) {
-          Fail(sent.client, sent.part,
-               std::string(errors::kForwardTimeoutPrefix) + why +
-                   std::string(errors::kForwardMaybeRun));
+        if (sent.client == 0) continue;
+        const std::string line = std::string(errors::kForwardTimeoutPrefix) +
+                                 why + std::string(errors::kForwardMaybeRun);
+        // A node that stopped answering while another member became its
+        // shard's master (a master stopping during a failover): the
+        // command goes to the new master. Otherwise the node may be
+        // running it: TIMEOUT.
+        if (!sent.request || !sent.request->shard ||
+            !NoLongerMaster(*sent.request->shard, peer.address) ||
+            !Hold(*sent.request, peer.address, line, true, now)) {
+          Fail(sent.client, sent.part, line);
         }
       }
     }

@@ -27,8 +27,9 @@
 // A command lost in flight is sent again: held commands run at least
 // once, not exactly once. Held commands count against a limit of their
 // own, `max_bytes` over every shard; past it, a command gets its error at
-// once. A reply that does not come within `timeout_ms` is never held (the
-// node may be running it).
+// once. A reply that does not come within `timeout_ms` is held only if
+// meanwhile another member became the shard's master (the node it went to
+// was stopping); otherwise it is TIMEOUT (the node may be running it).
 //
 // Not thread-safe: everything runs on the loop thread.
 #pragma once
@@ -164,8 +165,10 @@ class ClusterForwarder {
   // limit lets through.
   void Pump();
   // Opens `peer`'s connection (and sends AUTH); false, with every waiting
-  // command answered "not run", if that fails at once.
+  // command held or answered "not run", if that fails at once.
   bool Connect(Peer& peer);
+  // Sends `argv` on `peer`'s link, or the argv of `sent.request` if it
+  // keeps one, and waits for its reply as `sent`.
   void Send(Peer& peer, InFlight sent, std::span<const std::string> argv);
   // A command `from` could not serve (`why`): held if it may be (true),
   // else false and the caller answers it.
@@ -174,6 +177,9 @@ class ClusterForwarder {
   // A reply (or its absence) that says `peer` cannot serve its shard now:
   // the sentence to hold it with, if so.
   static std::optional<std::string> NotServing(const redisReply* r);
+  // True if the node at `address` is not the one taken for `shard`'s
+  // master now.
+  bool NoLongerMaster(size_t shard, const std::string& address) const;
   // Held commands whose time came: sent again, or answered CLUSTERDOWN
   // once the hold is over.
   void ResendHeld(int64_t now);
