@@ -470,6 +470,18 @@ class ClusterTest(unittest.TestCase):
             self.assertIn("cluster-failover-hold", str(caught.exception))
             self.assertIn("the command was not run", str(caught.exception))
             self.assertEqual(r.execute_command("ADD", local[0] + "y"), 1)
+            # Held commands are bounded (cluster-forward-max-bytes): one
+            # bigger than the bound is not held, its error comes at once.
+            r.execute_command("CONFIG", "SET", "cluster-forward-max-bytes",
+                              "1kb")
+            started = time.monotonic()
+            with self.assertRaises(redis.ResponseError) as caught:
+                r.execute_command("ADD", remote[0] + "/" + "z" * 1500)
+            self.assertLess(time.monotonic() - started, FAILOVER_HOLD_S * 0.5)
+            self.assertTrue(str(caught.exception).startswith(
+                "CLUSTERDOWN cannot connect"), str(caught.exception))
+            self.assertEqual(r.info("cluster")["cluster_forward_held_bytes"],
+                             0)
 
     def test_internal_links_log_in_and_the_byte_limit_lets_all_through(self):
         with Cluster("--requirepass", "s3cret", "--cluster-forward-max-bytes",
