@@ -84,13 +84,31 @@ def start(binary, tmp):
     clients = [redis.Redis(host=h, port=p, socket_timeout=30)
                for h, p in zip(HOSTS, ports)]
     for c in clients:
-        for _ in range(200):
-            try:
-                c.ping()
-                break
-            except redis.ConnectionError:
-                time.sleep(0.05)
+        wait_ready(c)
     return procs, clients
+
+
+def wait_ready(client):
+    """Until the server answers PING (10 s at most)."""
+    for _ in range(200):
+        try:
+            client.ping()
+            return
+        except redis.ConnectionError:
+            time.sleep(0.05)
+
+
+def stop(procs):
+    """SIGTERM to each server, then wait (20 s, then SIGKILL)."""
+    for p in procs:
+        if p.poll() is None:
+            p.send_signal(signal.SIGTERM)
+    for p in procs:
+        try:
+            p.wait(timeout=20)
+        except subprocess.TimeoutExpired:
+            p.kill()
+            p.wait()
 
 
 def run_once(binary, n, links):
@@ -137,14 +155,7 @@ def run_once(binary, n, links):
                              statistics.mean(times), cpu_us)
         return results
     finally:
-        for p in procs:
-            p.send_signal(signal.SIGTERM)
-        for p in procs:
-            try:
-                p.wait(timeout=20)
-            except subprocess.TimeoutExpired:
-                p.kill()
-                p.wait()
+        stop(procs)
         shutil.rmtree(tmp, ignore_errors=True)
 
 

@@ -69,9 +69,14 @@ EtcdDirectory::~EtcdDirectory() {
 }
 
 void EtcdDirectory::HoldMasterKey(std::string shard, std::string address) {
-  std::lock_guard<std::mutex> lock(mu_);
-  want_shard_ = std::move(shard);
-  want_address_ = std::move(address);
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    if (shard == want_shard_ && address == want_address_) return;
+    want_shard_ = std::move(shard);
+    want_address_ = std::move(address);
+    nudged_ = true;
+  }
+  wake_.notify_all();  // a role change reaches etcd now, not in a second
 }
 
 void EtcdDirectory::Run() {
@@ -84,7 +89,8 @@ void EtcdDirectory::Run() {
     wait_ms = ok ? options_.interval_ms
                  : std::min(wait_ms * 2, options_.max_backoff_ms);
     wake_.wait_for(lock, std::chrono::milliseconds(wait_ms),
-                   [this] { return stopping_; });
+                   [this] { return stopping_ || nudged_; });
+    nudged_ = false;
   }
   lock.unlock();
   if (lease_ != 0) {  // the master key goes with it

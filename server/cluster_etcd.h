@@ -80,7 +80,8 @@ class EtcdDirectory {
   // Loop thread: this node is the master of shard `shard` and clients
   // reach it at `address`, so the key masters/<shard> names it (on a
   // lease kept alive while the process runs); "" `shard`: it is master of
-  // nothing, its lease is revoked. Takes effect at the next read.
+  // nothing, its lease is revoked. A change wakes the thread: the key is
+  // written (or revoked) at once, not at the next periodic read.
   void HoldMasterKey(std::string shard, std::string address);
 
  private:
@@ -99,6 +100,7 @@ class EtcdDirectory {
   std::mutex mu_;
   std::condition_variable wake_;
   bool stopping_ = false;     // guarded by mu_
+  bool nudged_ = false;       // guarded by mu_: HoldMasterKey changed
   std::string want_shard_;    // guarded by mu_
   std::string want_address_;  // guarded by mu_
 

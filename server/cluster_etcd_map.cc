@@ -65,7 +65,7 @@ StatusOr<ClusterState> LoadEtcdClusterState(const Config& config) {
         view->map->value,
         "etcd key " + key + " (revision " +
             std::to_string(view->map->mod_revision) + ")",
-        config.bind, config.port);
+        config.bind, ClusterPort(config));
     if (!state.ok()) return state;
     state.value().etcd_revision = view->map->mod_revision;
     if (Status s = SaveEtcdMapCache(config, view->map->value); !s.ok()) {
@@ -89,7 +89,7 @@ StatusOr<ClusterState> LoadEtcdClusterState(const Config& config) {
       "the last map taken, %s, and following etcd once it answers",
       view.status().message().c_str(), cache.c_str());
   return ClusterStateFromText(text.str(), "the cached map " + cache,
-                              config.bind, config.port);
+                              config.bind, ClusterPort(config));
 }
 
 Status SaveEtcdMapCache(const Config& config, std::string_view text) {

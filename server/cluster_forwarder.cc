@@ -1,9 +1,10 @@
 #include "server/cluster_forwarder.h"
 
+#include <hiredis/hiredis.h>
+
 #include "protocol/reply_writer.h"
 #include "server/clock.h"
 #include "server/errors.h"
-#include "server/hiredis_libevent.h"
 #include "server/log.h"
 #include "storage/frontier.h"
 
@@ -11,6 +12,22 @@ namespace frontier {
 namespace {
 
 constexpr int64_t kDeadlineCheckMs = 100;
+// How often a held command is sent again (ClusterForwarder::Hold).
+constexpr int64_t kHoldRetryMs = 200;
+
+// The node a "MOVED <slot> <host>:<port>" reply names.
+std::optional<cluster::Address> MovedTo(const redisReply* r) {
+  if (r == nullptr || r->type != REDIS_REPLY_ERROR) return std::nullopt;
+  const std::string_view line(r->str, r->len);
+  if (!line.starts_with(errors::kMovedPrefix)) return std::nullopt;
+  const size_t space = line.rfind(' ');
+  cluster::Address to;
+  std::string error;
+  if (!cluster::ParseAddress(line.substr(space + 1), &to, &error)) {
+    return std::nullopt;
+  }
+  return to;
+}
 
 // A reply hiredis parsed, written back as RESP for the client.
 void WriteReply(ReplyWriter& out, const redisReply* r) {
@@ -47,37 +64,22 @@ RelayedReply ErrorReply(std::string_view line) {
 }  // namespace
 
 ClusterForwarder::ClusterForwarder(event_base* base, ServerStats& stats,
-                                   Deliver deliver)
+                                   Shards shards, Deliver deliver)
     : base_(base),
       stats_(stats),
+      shards_(std::move(shards)),
       deliver_(std::move(deliver)),
       pump_timer_(base, Timer::Kind::kOnce, [this] { Pump(); }),
       deadline_timer_(base, Timer::Kind::kPeriodic,
                       [this] { CheckDeadlines(); }) {}
 
 ClusterForwarder::~ClusterForwarder() {
-  closing_ = true;
-  for (auto& [address, peer] : peers_) {
-    if (peer->link != nullptr) {
-      redisAsyncContext* link = peer->link;
-      peer->link = nullptr;
-      redisAsyncFree(link);
-    }
-  }
+  closing_ = true;  // destroying a link calls nothing
 }
 
-void ClusterForwarder::Forward(const cluster::Address& to, uint64_t client,
-                               const std::string& crawl,
-                               std::span<const std::string> argv,
-                               int64_t now_ms, uint32_t part) {
-  const std::string address = to.ToString();
-  std::unique_ptr<Peer>& peer = peers_[address];
-  if (!peer) {
-    peer = std::make_unique<Peer>();
-    peer->owner = this;
-    peer->address = address;
-    peer->to = to;
-  }
+ClusterForwarder::Request ClusterForwarder::MakeRequest(
+    uint64_t client, const std::string& crawl,
+    std::span<const std::string> argv, int64_t now_ms, uint32_t part) const {
   Request request;
   request.client = client;
   request.part = part;
@@ -88,13 +90,57 @@ void ClusterForwarder::Forward(const cluster::Address& to, uint64_t client,
   request.bytes = 16;
   for (const std::string& arg : argv) request.bytes += arg.size() + 16;
   request.deadline_ms = now_ms + options_.timeout_ms;
-  peer->waiting.push_back(std::move(request));
+  return request;
+}
+
+void ClusterForwarder::Forward(const cluster::Address& to, uint64_t client,
+                               const std::string& crawl,
+                               std::span<const std::string> argv,
+                               int64_t now_ms, uint32_t part) {
   ++stats_.cluster_forwarded;
+  Enqueue(to, MakeRequest(client, crawl, argv, now_ms, part));
+}
+
+void ClusterForwarder::ForwardToShard(size_t shard, uint64_t client,
+                                      const std::string& crawl,
+                                      std::span<const std::string> argv,
+                                      int64_t now_ms, uint32_t part,
+                                      bool hold) {
+  ++stats_.cluster_forwarded;
+  Request request = MakeRequest(client, crawl, argv, now_ms, part);
+  if (hold && options_.hold_ms > 0) {
+    request.shard = shard;
+    request.hold_until_ms = now_ms + options_.hold_ms;
+  }
+  const std::optional<cluster::Address> to = shards_.master_of(shard);
+  if (!to) {
+    // Cannot happen (the caller just placed it), but never answered from
+    // inside Forward: held with its hold over, answered at the next check.
+    request.shard = shard;
+    request.hold_until_ms = now_ms;
+    held_bytes_ += request.bytes;
+    held_.push_back(Held{std::move(request), now_ms, "no such shard"});
+    if (!deadline_timer_.pending()) deadline_timer_.Start(kDeadlineCheckMs);
+    return;
+  }
+  Enqueue(*to, std::move(request));
+}
+
+void ClusterForwarder::Enqueue(const cluster::Address& to, Request request) {
+  const std::string address = to.ToString();
+  std::unique_ptr<Peer>& peer = peers_[address];
+  if (!peer) {
+    peer = std::make_unique<Peer>();
+    peer->address = address;
+    peer->to = to;
+  }
+  peer->waiting.push_back(std::move(request));
   pump_timer_.Fire();
   if (!deadline_timer_.pending()) deadline_timer_.Start(kDeadlineCheckMs);
 }
 
 void ClusterForwarder::Pump() {
+  closed_links_.clear();
   const int64_t now = NowMs();
   for (auto& [address, peer_ptr] : peers_) {
     Peer& peer = *peer_ptr;
@@ -102,7 +148,7 @@ void ClusterForwarder::Pump() {
     if (peer.link == nullptr && !Connect(peer)) continue;
     // The limit lets one command through however big, so none waits
     // forever.
-    while (!peer.waiting.empty() &&
+    while (!peer.waiting.empty() && peer.link != nullptr &&
            (peer.bytes_in_flight == 0 ||
             peer.bytes_in_flight + peer.waiting.front().bytes <=
                 options_.max_bytes)) {
@@ -110,103 +156,103 @@ void ClusterForwarder::Pump() {
       peer.waiting.pop_front();
       if (request.crawl != peer.link_crawl) {
         const std::string args[] = {"CRAWL", request.crawl};
-        Send(peer, 0, 0, args, 0, request.deadline_ms);
+        Send(peer, InFlight{0, 0, 0, request.deadline_ms, std::nullopt}, args);
         peer.link_crawl = request.crawl;
+        if (peer.link == nullptr) {  // it failed at once: a new one later
+          peer.waiting.push_front(std::move(request));
+          break;
+        }
       }
-      Send(peer, request.client, request.part, request.argv, request.bytes,
-           std::max(request.deadline_ms, now));
+      InFlight sent{request.client, request.part, request.bytes,
+                    std::max(request.deadline_ms, now), std::nullopt};
+      if (request.shard) {  // kept to be sent again; Send sends its argv
+        sent.request = std::move(request);
+        Send(peer, std::move(sent), {});
+      } else {
+        Send(peer, std::move(sent), request.argv);
+      }
     }
   }
 }
 
 bool ClusterForwarder::Connect(Peer& peer) {
-  redisAsyncContext* link =
-      redisAsyncConnect(peer.to.host.c_str(), peer.to.port);
-  if (link == nullptr || link->err) {
+  Peer* at = &peer;
+  InternalLink::Callbacks callbacks;
+  callbacks.reply = [this, at](const redisReply* r) { OnReply(*at, r); };
+  callbacks.closed = [this, at] { OnClosed(*at); };
+  StatusOr<std::unique_ptr<InternalLink>> link =
+      InternalLink::Open(base_, peer.to, options_.tls, std::move(callbacks));
+  if (!link.ok()) {
     const std::string why = std::string(errors::kForwardDownPrefix) +
-                            "cannot connect to " + peer.address + " (" +
-                            (link ? link->errstr : "out of memory") + ")" +
+                            link.status().message() +
                             std::string(errors::kForwardNotRun);
-    if (link != nullptr) redisAsyncFree(link);
+    const int64_t now = NowMs();
     while (!peer.waiting.empty()) {
-      const Request gone = std::move(peer.waiting.front());
+      Request gone = std::move(peer.waiting.front());
       peer.waiting.pop_front();
-      Fail(gone.client, gone.part, why);
+      if (!Hold(gone, peer.address, why, false, now + kHoldRetryMs)) {
+        Fail(gone.client, gone.part, why);
+      }
     }
     return false;
   }
-  link->data = &peer;
-  redisLibeventAttach(link, base_);
-  redisAsyncSetConnectCallback(link, &ClusterForwarder::OnConnect);
-  redisAsyncSetDisconnectCallback(link, &ClusterForwarder::OnDisconnect);
-  peer.link = link;
-  peer.link_up = false;
-  peer.timed_out.clear();
+  peer.link = std::move(link).value();
   peer.link_crawl = std::string(Frontier::kDefaultCrawl);
   if (!options_.pass.empty()) {
     std::vector<std::string> auth = {"AUTH"};
     if (!options_.user.empty()) auth.push_back(options_.user);
     auth.push_back(options_.pass);
-    Send(peer, 0, 0, auth, 0, NowMs() + options_.timeout_ms);
+    Send(peer, InFlight{0, 0, 0, NowMs() + options_.timeout_ms, std::nullopt},
+         auth);
   }
   // What arrives on this link is never forwarded again (CLUSTER LINK).
   const std::string link_args[] = {"CLUSTER", "LINK"};
-  Send(peer, 0, 0, link_args, 0, NowMs() + options_.timeout_ms);
+  Send(peer, InFlight{0, 0, 0, NowMs() + options_.timeout_ms, std::nullopt},
+       link_args);
   return true;
 }
 
-void ClusterForwarder::Send(Peer& peer, uint64_t client, uint32_t part,
-                            std::span<const std::string> argv, size_t bytes,
-                            int64_t deadline_ms) {
-  std::vector<const char*> ptrs;
-  std::vector<size_t> lens;
-  for (const std::string& arg : argv) {
-    ptrs.push_back(arg.data());
-    lens.push_back(arg.size());
-  }
-  peer.in_flight.push_back(InFlight{client, part, bytes, deadline_ms});
-  peer.bytes_in_flight += bytes;
-  stats_.cluster_forward_bytes_in_flight += bytes;
-  // The callback's privdata is unused: replies come in order.
-  redisAsyncCommandArgv(peer.link, &ClusterForwarder::OnReply, nullptr,
-                        static_cast<int>(argv.size()), ptrs.data(),
-                        lens.data());
+void ClusterForwarder::Send(Peer& peer, InFlight sent,
+                            std::span<const std::string> argv) {
+  peer.bytes_in_flight += sent.bytes;
+  stats_.cluster_forward_bytes_in_flight += sent.bytes;
+  peer.in_flight.push_back(std::move(sent));
+  const InFlight& last = peer.in_flight.back();
+  // Replies come in order. (A link that cannot buffer the command fails
+  // at once, answering it among the rest.)
+  peer.link->Send(last.request ? std::span<const std::string>(last.request->argv)
+                               : argv);
 }
 
-void ClusterForwarder::OnConnect(const redisAsyncContext* ac, int status) {
-  auto* peer = static_cast<Peer*>(ac->data);
-  if (status == REDIS_OK) {
-    peer->link_up = true;
-    return;
+void ClusterForwarder::OnClosed(Peer& peer) {
+  if (!closing_) {
+    Log(peer.link->connected() ? LogLevel::kWarning : LogLevel::kVerbose,
+        "Cluster: %s %s: %s",
+        peer.link->connected() ? "lost the connection to" : "cannot connect to",
+        peer.address.c_str(), peer.link->error().c_str());
   }
-  // hiredis frees the context after this; its commands come back to
-  // OnReply without a reply, and are answered "not run".
-  Log(LogLevel::kVerbose, "Cluster: cannot connect to %s: %s",
-      peer->address.c_str(), ac->errstr);
-  peer->link = nullptr;
+  closed_links_.push_back(std::move(peer.link));
+  if (!closing_) pump_timer_.Fire();
 }
 
-void ClusterForwarder::OnDisconnect(const redisAsyncContext* ac, int status) {
-  auto* peer = static_cast<Peer*>(ac->data);
-  if (status != REDIS_OK && !peer->owner->closing_) {
-    Log(LogLevel::kWarning, "Cluster: lost the connection to %s: %s",
-        peer->address.c_str(), ac->errstr);
+std::optional<std::string> ClusterForwarder::NotServing(const redisReply* r) {
+  if (r == nullptr || r->type != REDIS_REPLY_ERROR) return std::nullopt;
+  const std::string_view line(r->str, r->len);
+  for (const std::string_view prefix :
+       {"READONLY ", "REPLICA ", "NOREPLICAS ", "NOQUORUM "}) {
+    if (line.starts_with(prefix)) return std::string(line);
   }
-  peer->link = nullptr;
-  peer->link_up = false;
-  if (!peer->owner->closing_) peer->owner->pump_timer_.Fire();
+  return std::nullopt;
 }
 
-void ClusterForwarder::OnReply(redisAsyncContext* ac, void* reply, void*) {
-  auto* peer = static_cast<Peer*>(ac->data);
-  ClusterForwarder* self = peer->owner;
+void ClusterForwarder::OnReply(Peer& peer_ref, const redisReply* r) {
+  Peer* peer = &peer_ref;
   if (peer->in_flight.empty()) return;  // cannot happen: one per command
-  const InFlight sent = peer->in_flight.front();
+  InFlight sent = std::move(peer->in_flight.front());
   peer->in_flight.pop_front();
   peer->bytes_in_flight -= sent.bytes;
-  self->stats_.cluster_forward_bytes_in_flight -= sent.bytes;
-  if (self->closing_) return;
-  const auto* r = static_cast<const redisReply*>(reply);
+  stats_.cluster_forward_bytes_in_flight -= sent.bytes;
+  if (closing_) return;
   if (sent.client == 0) {  // AUTH or CRAWL of the connection itself
     if (r != nullptr && r->type == REDIS_REPLY_ERROR) {
       Log(LogLevel::kWarning, "Cluster: %s refused the link's set-up: %s",
@@ -214,23 +260,39 @@ void ClusterForwarder::OnReply(redisAsyncContext* ac, void* reply, void*) {
     }
     return;
   }
+  const int64_t now = NowMs();
   if (r == nullptr) {
     // The connection failed with the command in it.
     std::string line;
-    if (!peer->timed_out.empty()) {
-      line = std::string(errors::kForwardTimeoutPrefix) + peer->timed_out +
-             std::string(errors::kForwardMaybeRun);
-    } else if (peer->link_up || ac->c.flags & REDIS_CONNECTED) {
+    bool held = false;
+    if (peer->link->connected()) {
       line = std::string(errors::kForwardDownPrefix) +
              "lost the connection to " + peer->address + " (" +
-             (ac->err ? ac->errstr : "closed") + ")" +
+             peer->link->error() + ")" +
              std::string(errors::kForwardMaybeRun);
+      held = sent.request &&
+             Hold(*sent.request, peer->address, line, true,
+                        now + kHoldRetryMs);
     } else {
       line = std::string(errors::kForwardDownPrefix) + "cannot connect to " +
-             peer->address + " (" + (ac->err ? ac->errstr : "closed") + ")" +
+             peer->address + " (" + peer->link->error() + ")" +
              std::string(errors::kForwardNotRun);
+      held = sent.request &&
+             Hold(*sent.request, peer->address, line, false,
+                        now + kHoldRetryMs);
     }
-    self->Fail(sent.client, sent.part, std::move(line));
+    if (!held) Fail(sent.client, sent.part, std::move(line));
+  } else if (std::optional<std::string> why = NotServing(r);
+             why && sent.request &&
+             Hold(*sent.request, peer->address, *why,
+                        why->starts_with("NOQUORUM"), now + kHoldRetryMs)) {
+    // Held: a replica, or a master without its quorum.
+  } else if (std::optional<cluster::Address> to = MovedTo(r);
+             to && sent.request && sent.request->shard &&
+             shards_.redirect(*sent.request->shard, *to) &&
+             Hold(*sent.request, peer->address,
+                        std::string(r->str, r->len), false, now)) {
+    // Held, and sent at once to the member the MOVED names.
   } else {
     RelayedReply relayed;
     ReplyWriter writer(&relayed.resp);
@@ -244,14 +306,81 @@ void ClusterForwarder::OnReply(redisAsyncContext* ac, void* reply, void*) {
         relayed.elements.push_back(std::move(element));
       }
     }
-    self->deliver_(sent.client, sent.part, std::move(relayed));
+    deliver_(sent.client, sent.part, std::move(relayed));
   }
-  if (!peer->waiting.empty()) self->pump_timer_.Fire();
+  if (!peer->waiting.empty()) pump_timer_.Fire();
+}
+
+bool ClusterForwarder::Hold(Request& request, const std::string& from,
+                            std::string why, bool maybe_run,
+                            int64_t next_try_ms) {
+  if (!request.shard) return false;
+  if (held_bytes_ + request.bytes > options_.max_bytes) {
+    Log(LogLevel::kVerbose,
+        "Cluster: held commands at cluster-forward-max-bytes; one for %s "
+        "gets its error now",
+        from.c_str());
+    return false;
+  }
+  request.maybe_run = request.maybe_run || maybe_run;
+  if (!request.held) ++stats_.cluster_forward_held;
+  request.held = true;
+  shards_.pass_over(*request.shard, from);
+  held_bytes_ += request.bytes;
+  stats_.cluster_forward_held_bytes = held_bytes_;
+  held_.push_back(Held{std::move(request), next_try_ms, std::move(why)});
+  if (!deadline_timer_.pending()) deadline_timer_.Start(kDeadlineCheckMs);
+  return true;
+}
+
+bool ClusterForwarder::NoLongerMaster(size_t shard,
+                                      const std::string& address) const {
+  const std::optional<cluster::Address> master = shards_.master_of(shard);
+  return master && master->ToString() != address;
+}
+
+void ClusterForwarder::ResendHeld(int64_t now) {
+  std::deque<Held> still;
+  std::deque<Held> due;
+  due.swap(held_);
+  for (Held& held : due) {
+    if (held.next_try_ms > now) {
+      still.push_back(std::move(held));
+      continue;
+    }
+    Request request = std::move(held.request);
+    held_bytes_ -= request.bytes;
+    if (now >= request.hold_until_ms) {
+      Fail(request.client, request.part,
+           std::string(errors::kForwardDownPrefix) + "shard " +
+               shards_.name_of(*request.shard) +
+               " has no reachable master within cluster-failover-hold (" +
+               std::to_string(options_.hold_ms) + " ms; last: " + held.why +
+               ")" +
+               std::string(request.maybe_run ? errors::kForwardMaybeRun
+                                             : errors::kForwardNotRun));
+      continue;
+    }
+    const std::optional<cluster::Address> to =
+        shards_.master_of(*request.shard);
+    if (!to) {
+      Fail(request.client, request.part,
+           std::string(errors::kForwardDownPrefix) +
+               "the cluster map changed while the command was held" +
+               std::string(errors::kForwardNotRun));
+      continue;
+    }
+    request.deadline_ms = now + options_.timeout_ms;
+    Enqueue(*to, std::move(request));
+  }
+  for (Held& held : still) held_.push_back(std::move(held));
+  stats_.cluster_forward_held_bytes = held_bytes_;
 }
 
 void ClusterForwarder::CheckDeadlines() {
   const int64_t now = NowMs();
-  bool busy = false;
+  ResendHeld(now);
+  bool busy = !held_.empty();
   for (auto& [address, peer_ptr] : peers_) {
     Peer& peer = *peer_ptr;
     while (!peer.waiting.empty() && peer.waiting.front().deadline_ms <= now) {
@@ -266,28 +395,30 @@ void ClusterForwarder::CheckDeadlines() {
     }
     if (!peer.in_flight.empty() && peer.in_flight.front().deadline_ms <= now &&
         peer.link != nullptr) {
-      // Replies come in order: the rest cannot come sooner. Every command
-      // on the link is answered (OnReply, without a reply) as it is freed.
+      // Replies come in order: the rest cannot come sooner. Destroying the
+      // link calls nothing: every command on it is answered here.
       Log(LogLevel::kWarning,
           "Cluster: %s gave no reply within %lld ms; closing the link",
           peer.address.c_str(), static_cast<long long>(options_.timeout_ms));
-      peer.timed_out = peer.address + " gave no reply within " +
-                       std::to_string(options_.timeout_ms) + " ms";
-      const std::string why = peer.timed_out;
-      redisAsyncContext* link = peer.link;
-      peer.link = nullptr;
-      redisAsyncFree(link);  // answers every command on it (OnReply)
-      peer.link_up = false;
-      peer.timed_out.clear();
-      while (!peer.in_flight.empty()) {  // cannot happen, but none is lost
-        const InFlight sent = peer.in_flight.front();
+      const std::string why = peer.address + " gave no reply within " +
+                              std::to_string(options_.timeout_ms) + " ms";
+      peer.link.reset();
+      while (!peer.in_flight.empty()) {
+        InFlight sent = std::move(peer.in_flight.front());
         peer.in_flight.pop_front();
         peer.bytes_in_flight -= sent.bytes;
         stats_.cluster_forward_bytes_in_flight -= sent.bytes;
-        if (sent.client != 0) {
-          Fail(sent.client, sent.part,
-               std::string(errors::kForwardTimeoutPrefix) + why +
-                   std::string(errors::kForwardMaybeRun));
+        if (sent.client == 0) continue;
+        const std::string line = std::string(errors::kForwardTimeoutPrefix) +
+                                 why + std::string(errors::kForwardMaybeRun);
+        // A node that stopped answering while another member became its
+        // shard's master (a master stopping during a failover): the
+        // command goes to the new master. Otherwise the node may be
+        // running it: TIMEOUT.
+        if (!sent.request || !sent.request->shard ||
+            !NoLongerMaster(*sent.request->shard, peer.address) ||
+            !Hold(*sent.request, peer.address, line, true, now)) {
+          Fail(sent.client, sent.part, line);
         }
       }
     }

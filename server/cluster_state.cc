@@ -7,6 +7,10 @@
 
 namespace frontier {
 
+int ClusterPort(const Config& config) {
+  return config.tls_cluster ? config.tls_port : config.port;
+}
+
 StatusOr<ClusterState> LoadClusterState(const std::string& path,
                                         const std::vector<std::string>& bind,
                                         int port) {

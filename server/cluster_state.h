@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "cluster/cluster_map.h"
+#include "server/config.h"
 #include "util/status.h"
 
 namespace frontier {
@@ -34,6 +35,10 @@ struct ClusterState {
     return map->nodes()[masters[shard]];
   }
 };
+
+// The port a node is known by in the map: its tls-port with tls-cluster
+// (the other nodes reach it over TLS), else its port.
+int ClusterPort(const Config& config);
 
 // Reads and parses the cluster file at `path` and finds this node in it by
 // `bind` (its addresses) and `port`. IOError if the file cannot be read;

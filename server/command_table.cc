@@ -90,6 +90,10 @@ constexpr std::array kCommands = {
     CommandSpec{"urls", c::Urls, -1, kR | kWk | kCr, "frontier",
                 "Pages through the crawl's URLs, SCAN-style (SITE, MATCH, "
                 "NOCASE, CURSOR, COUNT)."},
+    // Removing URLs is an admin's, as SITE DELETE is.
+    CommandSpec{"purge", c::Purge, -3, kW | kCr, "frontier",
+                "Removes the crawl's URLs first stored before a date, a "
+                "slice a call (BEFORE, SITE, CURSOR, COUNT)."},
     // The node-wide pause of hand-outs (docs/commands.md#pause): ON and
     // OFF are an admin's.
     CommandSpec{"pause", c::Pause, -2, kW | kWk | kSub, "frontier",

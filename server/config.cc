@@ -105,7 +105,8 @@ const std::vector<Directive>& Table() {
       Choice<QueueOrder>("order", "bfs", &Config::order,
                          {{"bfs", QueueOrder::kBfs},
                           {"priority", QueueOrder::kPriority},
-                          {"popularity", QueueOrder::kPopularity}}),
+                          {"popularity", QueueOrder::kPopularity},
+                          {"date", QueueOrder::kDate}}),
       Flagged(kDirRuntime,
               Integer("max-attempts", "5", &Config::max_attempts, 1, kMaxInt)),
       // Back-off from sites that answer 429/503 (docs/commands.md#fail).
@@ -229,6 +230,15 @@ const std::vector<Directive>& Table() {
                                     3'600'000)),
       Flagged(kDirRuntime, Memory("cluster-forward-max-bytes", "4mb",
                                   &Config::cluster_forward_max_bytes, 1024)),
+      // A forwarded command waits this long for its shard to have a
+      // master again (a failover) before CLUSTERDOWN; 0: no wait.
+      Flagged(kDirRuntime, Duration("cluster-failover-hold", "5",
+                                    &Config::cluster_failover_hold_ms, 0,
+                                    3'600'000)),
+      // The nodes' internal connections over TLS: the map's addresses are
+      // then their tls-port (docs/cluster.md).
+      Choice<bool>("tls-cluster", "no", &Config::tls_cluster,
+                   {{"yes", true}, {"no", false}}),
       Text("cluster-auth-user", "", &Config::cluster_auth_user,
            /*allow_empty=*/true),
       Password("cluster-auth-pass", &Config::cluster_auth_pass),

@@ -156,6 +156,9 @@ struct Config {
   std::string cluster_config_file;
   int64_t cluster_forward_timeout_ms = 0;
   uint64_t cluster_forward_max_bytes = 0;
+  int64_t cluster_failover_hold_ms = 0;
+  // tls-cluster: internal links over TLS, to the peers' tls-port.
+  bool tls_cluster = false;
   std::string cluster_auth_user;
   std::string cluster_auth_pass;
   // The cluster's directory in etcd (docs/cluster.md, "The directory in

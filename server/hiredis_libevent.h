@@ -1,7 +1,7 @@
 // hiredis's asynchronous API with its libevent adapter, for the server's
-// connections to other frontierd nodes on its own loop (ClusterForwarder,
-// ReplicaAnnouncer). The adapter is C written for C compilers: its
-// warnings are quieted here, once.
+// connections to other frontierd nodes on its own loop (ReplicaAnnouncer;
+// ClusterForwarder uses InternalLink). The adapter is C written for C
+// compilers: its warnings are quieted here, once.
 #pragma once
 
 #include <hiredis/async.h>

@@ -91,8 +91,8 @@ int main(int argc, char** argv) {
   // node, refuses the start before the frontier is opened.
   std::optional<frontier::ClusterState> cluster;
   if (!config.cluster_config_file.empty()) {
-    auto loaded = frontier::LoadClusterState(config.cluster_config_file,
-                                             config.bind, config.port);
+    auto loaded = frontier::LoadClusterState(
+        config.cluster_config_file, config.bind, frontier::ClusterPort(config));
     if (!loaded.ok()) {
       Log(LogLevel::kWarning, "%s", loaded.status().message().c_str());
       if (!config.logfile.empty()) Fail(loaded.status().message());
@@ -142,8 +142,10 @@ int main(int argc, char** argv) {
   bool nosave = false;
   {
     frontier::Server server(config, *frontier, stats);
-    if (cluster) server.UseCluster(std::move(*cluster));
-    if (frontier::Status s = server.Listen(); !s.ok()) {
+    frontier::Status s = cluster ? server.UseCluster(std::move(*cluster))
+                                 : frontier::Status::OK();
+    if (s.ok()) s = server.Listen();
+    if (!s.ok()) {
       Log(LogLevel::kWarning, "%s", s.message().c_str());
       if (!config.logfile.empty()) Fail(s.message());
       frontier->Close(/*skip_checkpoint=*/false);

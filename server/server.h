@@ -87,7 +87,9 @@ class Server : private ConnectionEvents,
   // Makes this server a node of the cluster `state` (docs/cluster.md):
   // keyed commands of other shards are forwarded or redirected. Before
   // Run().
-  void UseCluster(ClusterState state);
+  // InvalidArgument if tls-cluster is set and the links' TLS cannot be
+  // set up (NewLinkTlsContext).
+  Status UseCluster(ClusterState state);
 
   // Where the frontier publishes its own notices (e.g. per-partition
   // hints): pubsub().Publish(channel, message) reaches the subscribers at
@@ -261,6 +263,17 @@ class Server : private ConnectionEvents,
   // blocked, now waits on this shard as BPOP does.
   void WaitAfterAll(uint64_t client, BlockRequest request);
   void OnForwardReply(uint64_t client, uint32_t part, RelayedReply reply);
+  // The cluster-wide forms (a last argument CLUSTER) of STATS, SITE TOP,
+  // SITE LIST, PARTITION INFO and HINT: every shard asked (SITE LIST: the
+  // shard its cursor names), the replies put together. False: not one.
+  bool RouteClusterWide(const CommandSpec& spec, CommandContext& ctx);
+  // What the forwarder asks of the map: each shard's master, and what it
+  // learns (ClusterForwarder::Shards).
+  ClusterForwarder::Shards ForwarderShards();
+  // The member of `shard` at "host:port" `from` could not serve it (gone,
+  // a replica, no quorum): if it is the one taken for its master, the
+  // shard's next member is, until one serves or etcd names the master.
+  void PassOverMaster(size_t shard, const std::string& from);
   // Forwards part first_part + i of a command split over shards (MSEEN,
   // STATS CLUSTER, MADD) to shard parts[i].first as parts[i].second, for
   // ctx's client, whose reply `gather` puts together; within `timeout_ms`
@@ -288,6 +301,10 @@ class Server : private ConnectionEvents,
   void TakeEtcdMap(const cluster::EtcdKeyValue& kv);
   void ApplyEtcdMasters();
   void TickEtcd();
+  // Tells the directory thread whether this node holds its shard's master
+  // key (it writes or revokes it at once); at each tick and at each
+  // replication role change (NoteOwnMaster). True if this node is master.
+  bool HoldOwnMasterKey();
   // Commits the pass and leaves it: until frontier_.BeginPass(), no pass
   // transaction is open. The shard's record in meta.db is read and
   // written that way, since a read of meta.db waits for the lock of a
@@ -324,6 +341,7 @@ class Server : private ConnectionEvents,
   // cluster), the links to the other nodes (after base_), and the argv
   // of the command running, with its hash tags taken off.
   std::optional<ClusterState> cluster_;
+  LinkTlsContext link_tls_;  // with tls-cluster; before forwarder_
   std::unique_ptr<ClusterForwarder> forwarder_;
   // With cluster-etcd: its thread, the tick, and the masters' keys as
   // last read (shard name -> host:port).

@@ -18,10 +18,12 @@
 namespace frontier {
 namespace {
 
-ClusterForwarder::Options ForwardOptions(const Config& config) {
+ClusterForwarder::Options ForwardOptions(const Config& config, SSL_CTX* tls) {
   ClusterForwarder::Options options;
   options.timeout_ms = config.cluster_forward_timeout_ms;
   options.max_bytes = config.cluster_forward_max_bytes;
+  options.hold_ms = config.cluster_failover_hold_ms;
+  options.tls = tls;
   InternalLogin login = InternalCredentials(config);
   options.user = std::move(login.user);
   options.pass = std::move(login.pass);
@@ -50,18 +52,67 @@ void LogMap(const ClusterState& state, const char* verb) {
 
 }  // namespace
 
-void Server::UseCluster(ClusterState state) {
+Status Server::UseCluster(ClusterState state) {
+  if (config_.tls_cluster && !link_tls_) {
+    StatusOr<LinkTlsContext> tls = NewLinkTlsContext(config_);
+    if (!tls.ok()) return tls.status();
+    link_tls_ = std::move(tls).value();
+  }
   LogMap(state, "loaded");
   cluster_ = std::move(state);
   NoteOwnMaster();
   if (!forwarder_) {
     forwarder_ = std::make_unique<ClusterForwarder>(
-        base_.get(), stats_,
+        base_.get(), stats_, ForwarderShards(),
         [this](uint64_t client, uint32_t part, RelayedReply reply) {
           OnForwardReply(client, part, std::move(reply));
         });
   }
   if (!config_.cluster_etcd.empty()) FollowEtcd();
+  return Status::OK();
+}
+
+ClusterForwarder::Shards Server::ForwarderShards() {
+  ClusterForwarder::Shards shards;
+  shards.master_of =
+      [this](size_t shard) -> std::optional<cluster::Address> {
+    if (shard >= cluster_->map->shards().size()) return std::nullopt;
+    return cluster_->master_of(shard).resp;
+  };
+  shards.pass_over = [this](size_t shard, const std::string& from) {
+    PassOverMaster(shard, from);
+  };
+  shards.redirect = [this](size_t shard, const cluster::Address& to) {
+    if (shard >= cluster_->map->shards().size()) return false;
+    const std::optional<size_t> node = cluster_->map->FindNode(to);
+    if (!node || cluster_->map->nodes()[*node].shard != shard) return false;
+    cluster_->masters[shard] = *node;
+    return true;
+  };
+  shards.name_of = [this](size_t shard) {
+    return shard < cluster_->map->shards().size()
+               ? cluster_->map->shards()[shard].name
+               : std::to_string(shard);
+  };
+  return shards;
+}
+
+void Server::PassOverMaster(size_t shard, const std::string& from) {
+  if (shard >= cluster_->map->shards().size()) return;
+  size_t& master = cluster_->masters[shard];
+  if (cluster_->map->nodes()[master].resp.ToString() != from) {
+    return;  // another member is tried already
+  }
+  // The next member of the shard, round the list: the one that serves
+  // answers, a replica answers READONLY and is passed over in turn. The
+  // master key in etcd, when it changes, names the master directly.
+  const std::vector<size_t>& members = cluster_->map->shards()[shard].nodes;
+  const auto at = std::find(members.begin(), members.end(), master);
+  if (at == members.end()) {
+    master = members.front();
+    return;
+  }
+  master = members[(at - members.begin() + 1) % members.size()];
 }
 
 Status Server::ReloadCluster() {
@@ -72,7 +123,8 @@ Status Server::ReloadCluster() {
         "change by itself, there is no file to reload");
   }
   StatusOr<ClusterState> loaded =
-      LoadClusterState(cluster_->path, config_.bind, config_.port);
+      LoadClusterState(cluster_->path, config_.bind,
+                       ClusterPort(config_));
   if (!loaded.ok()) {
     Log(LogLevel::kWarning,
         "CLUSTER RELOAD refused, the map in force stays: %s",
@@ -85,31 +137,66 @@ Status Server::ReloadCluster() {
   return Status::OK();
 }
 
-bool Server::RouteCommand(const CommandSpec& spec, CommandContext& ctx) {
-  if (!cluster_) return false;
-  if (spec.name == "stats" && ctx.argv.size() == 2 &&
-      EqualsIgnoreCase(ctx.argv[1], "CLUSTER")) {
+bool Server::RouteClusterWide(const CommandSpec& spec, CommandContext& ctx) {
+  const std::span<const std::string> argv = ctx.argv;
+  if (argv.size() < 2 || !EqualsIgnoreCase(argv.back(), "CLUSTER")) {
+    return false;
+  }
+  const size_t shards = cluster_->map->shards().size();
+  // The command without its CLUSTER, as each shard runs it.
+  std::vector<std::string> each(argv.begin(), argv.end() - 1);
+  if (spec.name == "stats" && argv.size() == 2) {
     // Every shard's counters, this one's too (over this node's own link,
     // so that each part runs in the client's crawl the same way).
-    const size_t shards = cluster_->map->shards().size();
-    FanOut(ctx, EveryShard(shards, {"STATS"}), ClusterGather::Sum(shards));
+    FanOut(ctx, EveryShard(shards, each), ClusterGather::Sum(shards));
     return true;
   }
-  if (spec.name == "site" && (ctx.argv.size() == 3 || ctx.argv.size() == 4) &&
-      EqualsIgnoreCase(ctx.argv[1], "TOP") &&
-      EqualsIgnoreCase(ctx.argv.back(), "CLUSTER")) {
+  if (spec.name == "site" && (argv.size() == 3 || argv.size() == 4) &&
+      EqualsIgnoreCase(argv[1], "TOP")) {
     // SITE TOP [n] CLUSTER: every shard's SITE TOP n (each checks n),
     // merged; a site lives on one shard, so no two lists name it.
-    std::vector<std::string> argv = {"SITE", "TOP"};
-    if (ctx.argv.size() == 4) argv.push_back(ctx.argv[2]);
     const size_t n =
-        ctx.argv.size() == 4
-            ? static_cast<size_t>(ParseInt64(ctx.argv[2]).value_or(0))
+        argv.size() == 4
+            ? static_cast<size_t>(ParseInt64(argv[2]).value_or(0))
             : 10;
-    const size_t shards = cluster_->map->shards().size();
-    FanOut(ctx, EveryShard(shards, argv), ClusterGather::Top(shards, n));
+    FanOut(ctx, EveryShard(shards, each), ClusterGather::Top(shards, n));
     return true;
   }
+  if (spec.name == "site" && EqualsIgnoreCase(argv[1], "LIST")) {
+    // SITE LIST ... CLUSTER: the shards one after the other, each scanned
+    // with its own cursor; the cluster's cursor says which shard and
+    // where in it (ParseClusterCursor).
+    std::string cursor = "0";
+    size_t at = 0;
+    for (size_t i = 2; i + 1 < each.size(); ++i) {
+      if (EqualsIgnoreCase(each[i], "CURSOR")) at = i + 1;
+    }
+    if (at != 0) cursor = each[at];
+    const auto place = ParseClusterCursor(cursor);
+    if (!place || place->first >= shards) {
+      ctx.reply.Error(errors::kInvalidCursor);
+      return true;
+    }
+    if (at != 0) each[at] = place->second;
+    FanOut(ctx, {{place->first, std::move(each)}},
+           ClusterGather::Page(place->first, shards));
+    return true;
+  }
+  if (spec.name == "partition" && argv.size() == 4 &&
+      EqualsIgnoreCase(argv[1], "INFO")) {
+    FanOut(ctx, EveryShard(shards, each), ClusterGather::Sum(shards));
+    return true;
+  }
+  if (spec.name == "hint" && (argv.size() == 2 || argv.size() == 4)) {
+    FanOut(ctx, EveryShard(shards, each), ClusterGather::Hint(shards));
+    return true;
+  }
+  return false;
+}
+
+bool Server::RouteCommand(const CommandSpec& spec, CommandContext& ctx) {
+  if (!cluster_) return false;
+  if (RouteClusterWide(spec, ctx)) return true;
   const SiteRules rules{config_.politeness_scope, config_.max_url_length};
   RouteDecision decision = DecideRoute(spec, ctx.argv, *cluster_, rules);
   switch (decision.kind) {
@@ -158,15 +245,18 @@ bool Server::RouteCommand(const CommandSpec& spec, CommandContext& ctx) {
     ctx.reply.Error(decision.error);
     return true;
   }
-  forwarder_->set_options(ForwardOptions(config_));
-  forwarder_->Forward(cluster_->master_of(decision.shard).resp, ctx.client.id,
-                      ctx.client.crawl, ctx.argv, ctx.now_ms);
+  forwarder_->set_options(ForwardOptions(config_, link_tls_.get()));
+  forwarder_->ForwardToShard(decision.shard, ctx.client.id, ctx.client.crawl,
+                             ctx.argv, ctx.now_ms);
   ctx.effects.await_forward = true;
   return true;
 }
 
 void Server::NoteOwnMaster() {
   if (!cluster_) return;
+  // The master key follows the role at once, so that the other shards
+  // stop holding this shard's commands as soon as etcd says who serves it.
+  HoldOwnMasterKey();
   size_t& master = cluster_->masters[cluster_->self_shard()];
   if (repl_role_ != ReplicationRole::kReplica) {
     master = cluster_->self;
@@ -184,14 +274,17 @@ void Server::FanOut(
     CommandContext& ctx,
     std::vector<std::pair<size_t, std::vector<std::string>>> parts,
     ClusterGather gather, uint32_t first_part, int64_t timeout_ms) {
-  ClusterForwarder::Options options = ForwardOptions(config_);
+  ClusterForwarder::Options options = ForwardOptions(config_, link_tls_.get());
   if (timeout_ms > 0) options.timeout_ms = timeout_ms;
   forwarder_->set_options(std::move(options));
   gathers_.insert_or_assign(ctx.client.id, std::move(gather));
+  // The parts of a command that came over another node's link are not
+  // held: that node waits for the whole reply within its own timeout.
+  const bool hold = !ctx.client.cluster_link;
   for (uint32_t i = 0; i < parts.size(); ++i) {
-    forwarder_->Forward(cluster_->master_of(parts[i].first).resp, ctx.client.id,
-                        ctx.client.crawl, parts[i].second, ctx.now_ms,
-                        first_part + i);
+    forwarder_->ForwardToShard(parts[i].first, ctx.client.id, ctx.client.crawl,
+                               parts[i].second, ctx.now_ms, first_part + i,
+                               hold);
   }
   ctx.effects.await_forward = true;
 }
@@ -258,7 +351,7 @@ void Server::PopElsewhere(CommandContext& ctx, std::vector<std::string> argv,
   chain.crawl = ctx.client.crawl;
   const size_t first = chain.shards.front();
   chain.shards.erase(chain.shards.begin());
-  forwarder_->set_options(ForwardOptions(config_));
+  forwarder_->set_options(ForwardOptions(config_, link_tls_.get()));
   forwarder_->Forward(cluster_->master_of(first).resp, ctx.client.id,
                       ctx.client.crawl, chain.argv, ctx.now_ms);
   pop_chains_.insert_or_assign(ctx.client.id, std::move(chain));

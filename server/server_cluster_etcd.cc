@@ -67,7 +67,8 @@ void Server::TakeEtcdMap(const cluster::EtcdKeyValue& kv) {
   const std::string origin = "etcd key " + kv.key + " (revision " +
                              std::to_string(kv.mod_revision) + ")";
   StatusOr<ClusterState> state =
-      ClusterStateFromText(kv.value, origin, config_.bind, config_.port);
+      ClusterStateFromText(kv.value, origin, config_.bind,
+                           ClusterPort(config_));
   Status s = state.status();
   if (s.ok()) {
     LeavePass();
@@ -118,16 +119,24 @@ void Server::ApplyEtcdMasters() {
   }
 }
 
+bool Server::HoldOwnMasterKey() {
+  const bool master = repl_role_ != ReplicationRole::kReplica;
+  if (etcd_) {
+    etcd_->HoldMasterKey(
+        master ? cluster_->map->shards()[cluster_->self_shard()].name
+               : std::string(),
+        cluster_->map->nodes()[cluster_->self].resp.ToString());
+  }
+  return master;
+}
+
 void Server::TickEtcd() {
   if (etcd_retry_) {
     const cluster::EtcdKeyValue kv = *etcd_retry_;
     TakeEtcdMap(kv);
   }
   const size_t shard = cluster_->self_shard();
-  const bool master = repl_role_ != ReplicationRole::kReplica;
-  etcd_->HoldMasterKey(
-      master ? cluster_->map->shards()[shard].name : std::string(),
-      cluster_->map->nodes()[cluster_->self].resp.ToString());
+  const bool master = HoldOwnMasterKey();
   if (!master || WritesRefused()) return;
   LeavePass();  // the record is written in a transaction of its own
   StatusOr<bool> behind = ClusterRecordBehind(frontier_, *cluster_);

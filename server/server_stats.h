@@ -62,6 +62,10 @@ struct ServerStats {
   uint64_t cluster_forward_errors = 0;
   uint64_t cluster_moved = 0;
   uint64_t cluster_forward_bytes_in_flight = 0;
+  // Commands held for a shard with no reachable master (failover hold),
+  // and the bytes of those held now.
+  uint64_t cluster_forward_held = 0;
+  uint64_t cluster_forward_held_bytes = 0;
 
   // # Commandstats
   CommandStats commands;

@@ -51,6 +51,19 @@ Status FileError(std::string_view directive, const std::string& path,
 
 }  // namespace
 
+Status SetTlsProtocols(SSL_CTX* ctx, uint32_t protocols) {
+  const int min_version =
+      (protocols & kTlsV12) ? TLS1_2_VERSION : TLS1_3_VERSION;
+  const int max_version =
+      (protocols & kTlsV13) ? TLS1_3_VERSION : TLS1_2_VERSION;
+  if (SSL_CTX_set_min_proto_version(ctx, min_version) != 1 ||
+      SSL_CTX_set_max_proto_version(ctx, max_version) != 1) {
+    return Status::InvalidArgument("tls-protocols: not supported by OpenSSL (" +
+                                   TakeOpenSslErrors() + ")");
+  }
+  return Status::OK();
+}
+
 std::string TakeOpenSslErrors() {
   std::string out;
   for (unsigned long e = ERR_get_error(); e != 0; e = ERR_get_error()) {
@@ -88,14 +101,8 @@ StatusOr<std::unique_ptr<TlsContext>> TlsContext::Create(const Config& c) {
     return Status::InvalidArgument("cannot create a TLS context: " +
                                    TakeOpenSslErrors());
   }
-  const int min_version =
-      (c.tls_protocols & kTlsV12) ? TLS1_2_VERSION : TLS1_3_VERSION;
-  const int max_version =
-      (c.tls_protocols & kTlsV13) ? TLS1_3_VERSION : TLS1_2_VERSION;
-  if (SSL_CTX_set_min_proto_version(ctx.get(), min_version) != 1 ||
-      SSL_CTX_set_max_proto_version(ctx.get(), max_version) != 1) {
-    return Status::InvalidArgument("tls-protocols: not supported by OpenSSL (" +
-                                   TakeOpenSslErrors() + ")");
+  if (Status s = SetTlsProtocols(ctx.get(), c.tls_protocols); !s.ok()) {
+    return s;
   }
   // No compression (CRIME), no renegotiation (a client could make the
   // single loop thread do handshakes on demand).

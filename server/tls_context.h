@@ -38,6 +38,10 @@ class TlsContext {
   SSL_CTX* ctx_;
 };
 
+// Limits `ctx` to the protocol versions of tls-protocols (TlsProtocol
+// bits); InvalidArgument if OpenSSL cannot.
+Status SetTlsProtocols(SSL_CTX* ctx, uint32_t protocols);
+
 // Takes every error in this thread's OpenSSL error queue, oldest first, as
 // "reason; reason" (empty if there is none). Clears the queue.
 std::string TakeOpenSslErrors();

@@ -229,6 +229,22 @@ class Frontier {
   virtual StatusOr<UrlPage> ListUrls(const UrlFilter& filter,
                                      std::string_view cursor,
                                      size_t count) = 0;
+  // PURGE, one slice (frontier_purge.cc; URL Frontier's PurgeURLs): in
+  // one transaction, examines up to `count` (>= 1) URL records of the
+  // current crawl in ListUrls's order from `cursor` and removes those of
+  // `site` (empty: every site) first stored before `created_before_ms`
+  // (records from before version 3, without a date, count as older than
+  // any date), whatever their state: queued (out of the queue), leased
+  // (the lease ends, as SITE DELETE ends it), scheduled, done, dead or
+  // excluded; their values go too. Returns how many it removed and the
+  // cursor of the next slice ("0" when done). The counts move in the same
+  // transaction, so a crash between slices leaves them exact and a purge
+  // started again from "0" removes only what is left. The frontier's own
+  // robots.txt fetches stay. InvalidArgument for a bad cursor or site.
+  virtual StatusOr<UrlPurgePage> PurgeUrls(std::string_view site,
+                                           int64_t created_before_ms,
+                                           std::string_view cursor,
+                                           size_t count, int64_t now_ms) = 0;
 
   // --- robots.txt (frontier_robots.cc; docs/robots.md) ---
   //

@@ -117,6 +117,10 @@ class FrontierImpl final : public Frontier {
   StatusOr<uint64_t> DeleteSite(std::string_view site, int64_t now_ms) override;
   StatusOr<UrlPage> ListUrls(const UrlFilter& filter, std::string_view cursor,
                              size_t count) override;  // frontier_url_scan.cc
+  StatusOr<UrlPurgePage> PurgeUrls(std::string_view site,
+                                   int64_t created_before_ms,
+                                   std::string_view cursor, size_t count,
+                                   int64_t now_ms) override;  // frontier_purge.cc
   // --- frontier_data.cc ---
   StatusOr<std::vector<PoppedUrl>> PopSite(std::string_view site, size_t count,
                                            int64_t lease_ms,
@@ -228,6 +232,28 @@ class FrontierImpl final : public Frontier {
   // batched verb visits them in (frontier_batch.cc).
   static std::vector<uint32_t> InKeyOrder(
       const std::vector<StatusOr<Resolved>>& targets);
+  // Where a slice of URLS or PURGE starts (frontier_url_scan.cc): the
+  // cursor's key, moved up to the site's host when the site is one host
+  // (politeness-scope host: its records are one key range), and the site
+  // it keeps to. InvalidArgument for a bad cursor or site.
+  struct UrlSlice {
+    UrlKey from;
+    std::optional<NamedSite> site;
+    bool one_host = false;   // read only the site's host's key range
+    bool past_site = false;  // the cursor is past that range: nothing left
+  };
+  StatusOr<UrlSlice> StartUrlSlice(std::string_view site,
+                                   std::string_view cursor) const;
+  // Reads up to `count` URL records of the slice in key order and calls
+  // `visit` for each URL of its site (every site without one) that is
+  // stored and not one of the frontier's robots.txt fetches, with the
+  // cursor `c` on its record (visit may delete it). In transaction `t`,
+  // or with none (nullptr: reading only). *next_cursor: where the next
+  // slice starts, "0" at the end.
+  using UrlVisit =
+      std::function<Status(bdb::Cursor& c, const UrlKey& key, UrlRecord& rec)>;
+  Status WalkUrlSlice(DbTxn* t, const UrlSlice& slice, size_t count,
+                      std::string* next_cursor, const UrlVisit& visit);
   Status LoadRefContext(DbTxn* t, const Resolved& ref, RefContext* out);
 
   // Runs `body` in one transaction and commits it with the counters. On
@@ -403,6 +429,10 @@ class FrontierImpl final : public Frontier {
   // Takes the deleted `site` out of the scheduler, the caches and the
   // counters (its URL counts too when `with_urls`: the tombstone's case).
   void ForgetSite(uint64_t site_fp, const SiteRecord& site, bool with_urls);
+  // PURGE's removal of one URL (frontier_purge.cc): its queue entry,
+  // lease or timer and value go, and its site's and the crawl's counts;
+  // the record is the caller's to delete.
+  Status PurgeOne(DbTxn* t, const UrlKey& key, UrlRecord* rec, int64_t now_ms);
   // Tick's share: one slice of the removal of the first deleting site.
   Status TickDeletes(TickResult* result);
 

@@ -6,6 +6,7 @@
 // nothing); the valid ones are then written in one RunWrite, through the
 // same helpers the verbs use (Enqueue, timers_.Add, CountMove, PlaceSite), so
 // that counters, queue heads and the scheduler agree as after any verb.
+#include <algorithm>
 #include <variant>
 
 #include "robots/matcher.h"
@@ -144,6 +145,9 @@ Status FrontierImpl::ImportUrlRecord(DbTxn* t, const ImportUrl& in,
   rec.url = url.norm.url;
   rec.state = in.state;
   if (in.state == StoredState::kQueued) {
+    // A queued URL's date under `order date` (QueueDateOf); the other
+    // orders clear it.
+    rec.due_ms = std::max<int64_t>(0, in.due_ms);
     s = Enqueue(t, url.key, &rec, &site);
   } else if (IsScheduled(in.state)) {
     rec.due_ms = in.due_ms;

@@ -34,6 +34,8 @@ const char* OrderName(QueueOrder order) {
       return "priority";
     case QueueOrder::kPopularity:
       return "popularity";
+    case QueueOrder::kDate:
+      return "date";
   }
   return "unknown";
 }

@@ -16,8 +16,9 @@
 namespace frontier {
 
 // G+p+h(K), p+G+h(K), or most back-links first, then G+p+h(K) (by the
-// class floor(log2(1 + back-links)), see records.h).
-enum class QueueOrder { kBfs, kPriority, kPopularity };
+// class floor(log2(1 + back-links)), see records.h), or by the URL's date
+// in seconds (QueueDateOf: URL Frontier's order), then h(K).
+enum class QueueOrder { kBfs, kPriority, kPopularity, kDate };
 
 struct FrontierOptions {
   std::string dir = "./data";           // created if missing

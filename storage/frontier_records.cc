@@ -110,6 +110,16 @@ QueuePos FrontierImpl::PosOf(const UrlRecord& rec, const UrlKey& key) const {
       pos.major = PopularityMajor(rec.backlinks, rec.depth);
       pos.minor = rec.priority;
       break;
+    case QueueOrder::kDate: {
+      // Seconds since the epoch in 32 bits (to 2106): major:minor. A
+      // queued record holds its date (Enqueue).
+      const int64_t ms = QueueDateOf(rec);
+      const auto secs = static_cast<uint32_t>(
+          std::clamp<int64_t>(ms / 1000, 0, UINT32_MAX));
+      pos.major = static_cast<uint16_t>(secs >> 16);
+      pos.minor = static_cast<uint16_t>(secs & 0xffff);
+      break;
+    }
   }
   pos.url = key;
   return pos;
@@ -117,7 +127,8 @@ QueuePos FrontierImpl::PosOf(const UrlRecord& rec, const UrlKey& key) const {
 
 Status FrontierImpl::Enqueue(DbTxn* t, const UrlKey& key, UrlRecord* rec,
                              SiteRecord* site) {
-  rec->due_ms = 0;
+  // Under `order date` a queued URL keeps its date in due_ms (PosOf).
+  rec->due_ms = opts_.order == QueueOrder::kDate ? QueueDateOf(*rec) : 0;
   rec->state = StoredState::kQueued;
   Status s = queue_.Put(t, rec->site_fp, PosOf(*rec, key), site->queued);
   site->queued++;

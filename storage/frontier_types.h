@@ -139,6 +139,13 @@ struct UrlPage {
   std::vector<std::string> urls;
 };
 
+// One slice of PURGE (docs/commands.md#purge): how many URLs it removed and
+// where the next slice starts ("0": the purge is complete).
+struct UrlPurgePage {
+  std::string next_cursor = "0";
+  uint64_t removed = 0;
+};
+
 // SITE LIST's filter (docs/commands.md#site-list).
 enum class SiteFilter { kAll, kReady, kWaiting, kBlocked };
 

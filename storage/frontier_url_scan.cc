@@ -4,39 +4,12 @@
 // slices between the server's passes.
 #include <algorithm>
 #include <cctype>
-#include <charconv>
 
 #include "storage/frontier_impl.h"
+#include "storage/url_cursor.h"
 
 namespace frontier {
 namespace {
-
-// A cursor is the next record's key as "<host_fp>-<url_fp>" in hex; "0"
-// is the start (and, returned, the end).
-std::string EncodeCursor(const UrlKey& key) {
-  char buf[40];
-  char* end = std::to_chars(buf, buf + 20, key.host_fp, 16).ptr;
-  *end++ = '-';
-  end = std::to_chars(end, buf + sizeof(buf), key.url_fp, 16).ptr;
-  return std::string(buf, end);
-}
-
-bool DecodeCursor(std::string_view text, UrlKey* key) {
-  if (text == "0") {
-    *key = UrlKey();
-    return true;
-  }
-  const size_t dash = text.find('-');
-  if (dash == std::string_view::npos) return false;
-  auto parse = [](std::string_view part, uint64_t* out) {
-    if (part.empty() || part.size() > 16) return false;
-    auto [ptr, ec] =
-        std::from_chars(part.data(), part.data() + part.size(), *out, 16);
-    return ec == std::errc() && ptr == part.data() + part.size();
-  };
-  return parse(text.substr(0, dash), &key->host_fp) &&
-         parse(text.substr(dash + 1), &key->url_fp);
-}
 
 char LowerAscii(char c) {
   return static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
@@ -52,53 +25,80 @@ bool Contains(std::string_view url, std::string_view match, bool ignore_case) {
 
 }  // namespace
 
-StatusOr<UrlPage> FrontierImpl::ListUrls(const UrlFilter& filter,
-                                         std::string_view cursor_text,
-                                         size_t count) {
-  UrlKey from;
-  if (!DecodeCursor(cursor_text, &from)) {
+StatusOr<FrontierImpl::UrlSlice> FrontierImpl::StartUrlSlice(
+    std::string_view site, std::string_view cursor) const {
+  UrlSlice slice;
+  if (!DecodeUrlCursor(cursor, &slice.from)) {
     return Status::InvalidArgument("invalid cursor");
   }
-  std::optional<NamedSite> site;
-  if (!filter.site.empty()) {
-    StatusOr<NamedSite> named = resolver_.Site(filter.site);
+  if (!site.empty()) {
+    StatusOr<NamedSite> named = resolver_.Site(site);
     if (!named.ok()) return named.status();
-    site = *named;
+    slice.site = *named;
   }
   // Under host scope a site is one host: its records are one key range.
-  const bool one_host = site && opts_.politeness_scope == SiteScope::kHost;
-  if (one_host && from.host_fp < site->fp) from = UrlKey{site->fp, 0};
-  UrlPage page;
-  if (one_host && from.host_fp > site->fp) return page;
+  slice.one_host =
+      slice.site && opts_.politeness_scope == SiteScope::kHost;
+  if (slice.one_host) {
+    const uint64_t fp = slice.site->fp;
+    if (slice.from.host_fp < fp) slice.from = UrlKey{fp, 0};
+    slice.past_site = slice.from.host_fp > fp;
+  }
+  return slice;
+}
 
-  // As Seen(): no transaction, nothing to commit.
+Status FrontierImpl::WalkUrlSlice(DbTxn* t, const UrlSlice& slice,
+                                  size_t count, std::string* next_cursor,
+                                  const UrlVisit& visit) {
+  // "0", written so that GCC 12's -Wrestrict false positive on
+  // std::string::operator=(const char*) stays away.
+  next_cursor->assign(1, '0');
+  if (slice.past_site) return Status::OK();
+  const std::optional<NamedSite>& site = slice.site;
   bdb::Cursor c;
-  Status s = c.Open(&urls_.db(), nullptr);
+  Status s = urls_.OpenScan(t, &c);  // visit may delete the record
   if (!s.ok()) return s;
   std::string key, value;
   UrlRecord rec;
-  s = c.Seek(EncodeUrlKey(from), &key, &value);
+  s = c.Seek(EncodeUrlKey(slice.from), &key, &value);
   for (size_t examined = 0; s.ok(); ++examined) {
     UrlKey at;
     if (!DecodeUrlKey(key, &at)) return Status::Corruption("bad URL key");
-    if (one_host && at.host_fp != site->fp) break;  // past the host
+    if (slice.one_host && at.host_fp != site->fp) break;  // past the host
     if (examined == count) {
-      page.next_cursor = EncodeCursor(at);
+      *next_cursor = EncodeUrlCursor(at);
       break;
     }
     if (!DecodeUrlRecord(value, &rec)) {
       return Status::Corruption("undecodable URL record");
     }
     if (!tombstones_.IsDeleted(rec) && !IsRobotsFetch(rec) &&
-        (!site || rec.site_fp == site->fp) &&
-        (filter.match.empty() ||
-         Contains(rec.url, filter.match, filter.ignore_case))) {
-      page.urls.push_back(std::move(rec.url));
+        (!site || rec.site_fp == site->fp)) {
+      s = visit(c, at, rec);
+      if (!s.ok()) return s;
     }
     s = c.Next(&key, &value);
   }
   if (!s.ok() && !s.IsNotFound()) return s;
-  s = c.Close();
+  return c.Close();
+}
+
+StatusOr<UrlPage> FrontierImpl::ListUrls(const UrlFilter& filter,
+                                         std::string_view cursor_text,
+                                         size_t count) {
+  StatusOr<UrlSlice> slice = StartUrlSlice(filter.site, cursor_text);
+  if (!slice.ok()) return slice.status();
+  UrlPage page;
+  // As Seen(): no transaction, nothing to commit.
+  Status s = WalkUrlSlice(
+      nullptr, *slice, count, &page.next_cursor,
+      [&](bdb::Cursor&, const UrlKey&, UrlRecord& rec) {
+        if (filter.match.empty() ||
+            Contains(rec.url, filter.match, filter.ignore_case)) {
+          page.urls.push_back(std::move(rec.url));
+        }
+        return Status::OK();
+      });
   if (!s.ok()) return s;
   return page;
 }

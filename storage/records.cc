@@ -129,6 +129,25 @@ UrlState PublicState(StoredState s) {
   return UrlState::kDead;
 }
 
+int64_t QueueDateOf(const UrlRecord& rec) {
+  switch (rec.state) {
+    case StoredState::kScheduledRetry:
+    case StoredState::kScheduledRecrawl:
+      return rec.due_ms;
+    case StoredState::kQueued:
+      return rec.due_ms > 0 ? rec.due_ms : rec.created_ms;
+    case StoredState::kLeased:
+      return rec.created_ms;
+    case StoredState::kDone:
+    case StoredState::kDead:
+    case StoredState::kExcluded:
+      break;
+  }
+  return rec.last_fetch_ms > 0 && rec.recrawl_ms > 0
+             ? rec.last_fetch_ms + rec.recrawl_ms
+             : rec.created_ms;
+}
+
 std::string EncodeUrlRecord(const UrlRecord& r) {
   std::string out;
   EncodeUrlRecord(r, &out);

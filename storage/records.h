@@ -114,6 +114,13 @@ struct UrlRecord {
   bool has_data = false;
   std::string url;
 };
+// `order date`: the date (ms) by which a URL about to be queued is
+// ordered. A retry or recrawl that falls due: that date; a done URL that
+// RECRAWL queues again: its recrawl date (last fetch + period); a lease
+// that runs out: its creation date (it keeps its place, as URL
+// Frontier's does); a queued URL: the date it has (due_ms); otherwise its
+// creation date.
+int64_t QueueDateOf(const UrlRecord& rec);
 // Version 3 adds created_ms (6 bytes, fixed width: cheaper to code than a
 // varint of the same size) and has_data; version 2 records decode with
 // created_ms 0 and no data.

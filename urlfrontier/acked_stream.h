@@ -2,9 +2,11 @@
 // one batch of commands and each batch's replies become one message
 // written back, in order (PutURLs: an item and its ack; PutDiscovered: a
 // batch and its acks). Bounded: at most `max_in_flight` messages read and
-// not yet answered; past that the stream stops reading until answers go
-// out, so a fast client is held back by TCP flow control rather than by
-// the server's memory.
+// whose answer is not yet written out (running, or answered and waiting
+// for the client to take its answer); past that the stream stops reading
+// until answers go out, so a client that sends fast, or reads its answers
+// slowly or not at all, is held back by HTTP/2 flow control rather than
+// by the server's memory.
 //
 // Lifetime: gRPC owns the reactor until OnDone; a batch still waiting in
 // the Caller keeps it alive past that (Pin/Unpin), so a continuation never
@@ -75,22 +77,29 @@ class AckedStream : public grpc::ServerBidiReactor<In, Out> {
     bool read_on;
     {
       std::lock_guard<std::mutex> lock(mu_);
-      read_on = !finished_ && in_flight_ < max_in_flight_;
+      read_on = !finished_ && Pending() < max_in_flight_;
       reading_ = read_on;
     }
     if (read_on) this->StartRead(&in_);
   }
 
   void OnWriteDone(bool ok) override {
-    std::unique_lock<std::mutex> lock(mu_);
-    out_.pop_front();
-    writing_ = false;
-    if (!ok) {
-      FinishOnce(lock, grpc::Status(grpc::StatusCode::UNAVAILABLE,
-                                    "the client stopped reading"));
-      return;
+    bool read_on = false;
+    {
+      std::unique_lock<std::mutex> lock(mu_);
+      out_.pop_front();
+      writing_ = false;
+      if (!ok) {
+        FinishOnce(lock, grpc::Status(grpc::StatusCode::UNAVAILABLE,
+                                      "the client stopped reading"));
+        return;
+      }
+      WriteNext(lock);  // may unlock
+      if (!lock.owns_lock()) lock.lock();
+      read_on = ReadOn();
     }
-    WriteNext(lock);
+    // An answer went out: the stream may read again.
+    if (read_on) this->StartRead(&in_);
   }
 
   void OnCancel() override {
@@ -115,16 +124,27 @@ class AckedStream : public grpc::ServerBidiReactor<In, Out> {
         out_.push_back(std::move(out));
         WriteNext(lock);  // may unlock
         if (!lock.owns_lock()) lock.lock();
-        if (!finished_ && !reading_ && !reads_done_ &&
-            in_flight_ < max_in_flight_) {
-          reading_ = read_on = true;
-        }
+        read_on = ReadOn();
       }
     }
     if (read_on) this->StartRead(&in_);
     // Unpinned last: until here OnDone (which the write or the read above
     // may bring about) must not delete the reactor.
     if (pins_.Unpin()) delete this;
+  }
+
+  // With the lock: messages read whose answer is not written out yet.
+  size_t Pending() const { return in_flight_ + out_.size(); }
+
+  // With the lock: whether to start a read now (none is outstanding, the
+  // client may send more and the budget allows); if so, marks it started.
+  bool ReadOn() {
+    if (finished_ || reading_ || reads_done_ ||
+        Pending() >= max_in_flight_) {
+      return false;
+    }
+    reading_ = true;
+    return true;
   }
 
   // With the lock: starts writing the next answer, or finishes when all

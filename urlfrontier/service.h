@@ -69,6 +69,9 @@ class Service final : public ::urlfrontier::URLFrontier::CallbackService {
                    ::urlfrontier::Boolean* reply) override;
   Unary* SetCrawlLimit(Ctx* ctx, const ::urlfrontier::CrawlLimitParams* request,
                        ::urlfrontier::Empty* reply) override;
+  // purge_urls.cc
+  Unary* PurgeURLs(Ctx* ctx, const ::urlfrontier::PurgeUrlParams* request,
+                   ::urlfrontier::Long* reply) override;
 
   grpc::ServerWriteReactor<::urlfrontier::URLInfo>* GetURLs(
       Ctx* ctx, const ::urlfrontier::GetParams* request) override;

@@ -234,6 +234,10 @@ void ClusterSection(const CommandContext& ctx, std::string& out) {
   out += "cluster_moved:" + std::to_string(s.cluster_moved) + "\r\n";
   out += "cluster_forward_bytes_in_flight:" +
          std::to_string(s.cluster_forward_bytes_in_flight) + "\r\n";
+  out += "cluster_forward_held:" + std::to_string(s.cluster_forward_held) +
+         "\r\n";
+  out += "cluster_forward_held_bytes:" +
+         std::to_string(s.cluster_forward_held_bytes) + "\r\n";
 }
 
 }  // namespace frontier::commands

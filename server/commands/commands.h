@@ -72,6 +72,7 @@ void Scope(CommandContext& ctx);
 void Pause(CommandContext& ctx);
 // url_commands.cc
 void Urls(CommandContext& ctx);
+void Purge(CommandContext& ctx);
 
 void Site(CommandContext& ctx);
 // COUNT n (POP, SITE LIST, URLS): an integer >= 1 into *count; true

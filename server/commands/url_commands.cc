@@ -1,6 +1,10 @@
 // URLS: the current crawl's URLs, paged like SCAN (docs/commands.md#urls);
 // URL Frontier's ListURLs and CountURLs with a filter page through it.
+// PURGE: their removal by creation date, a slice a call
+// (docs/commands.md#purge); URL Frontier's PurgeURLs runs it.
+#include <algorithm>
 #include <array>
+#include <cstdint>
 #include <optional>
 #include <string_view>
 
@@ -40,6 +44,36 @@ void Urls(CommandContext& ctx) {
   ctx.reply.Bulk(page->next_cursor);
   ctx.reply.Array(page->urls.size());
   for (const std::string& url : page->urls) ctx.reply.Bulk(url);
+}
+
+// PURGE BEFORE unix-seconds [SITE site] [CURSOR cursor] [COUNT count]
+void Purge(CommandContext& ctx) {
+  // Records one call reads at most: one short transaction.
+  static constexpr size_t kMaxPurgeCount = 1000;
+  static constexpr std::array<std::string_view, 4> kNames = {
+      "BEFORE", "SITE", "CURSOR", "COUNT"};
+  std::array<std::optional<std::string_view>, 4> values;
+  if (!ParseNamedOptions(ctx.argv.subspan(1), kNames, values) || !values[0]) {
+    ctx.reply.Error(errors::kSyntax);
+    return;
+  }
+  const std::optional<int64_t> before = ParseInt64(*values[0]);
+  size_t count = 250;
+  if (!before || *before < 0 || *before > (INT64_MAX / 1000) ||
+      !ParseCount(values[3], &count)) {
+    ctx.reply.Error(errors::kNotInteger);
+    return;
+  }
+  auto page = ctx.frontier.PurgeUrls(
+      values[1].value_or(""), *before * 1000, values[2].value_or("0"),
+      std::min(count, kMaxPurgeCount), ctx.now_ms);
+  if (!page.ok()) {
+    ReplyStatus(ctx.reply, page.status());
+    return;
+  }
+  ctx.reply.Array(2);
+  ctx.reply.Bulk(page->next_cursor);
+  ctx.reply.Int(static_cast<int64_t>(page->removed));
 }
 
 }  // namespace frontier::commands

@@ -12,7 +12,8 @@ bounded.
   node;
 - a shard that does not answer: a command forwarded to it gets an error
   within cluster-forward-timeout (may or may not have run), one whose
-  process is gone an error saying it was not run; the other shards go on,
+  process is gone, once cluster-failover-hold is over, CLUSTERDOWN saying
+  it was not run; the other shards go on,
   and an MSEEN over all shards gets errors only for that shard's URLs;
 - MSEEN over several shards answers in argument order; STATS CLUSTER sums
   the shards' counters;
@@ -46,6 +47,7 @@ BINARY = None
 HOSTS = ["127.0.0.2", "127.0.0.3", "127.0.0.4"]
 RANGES = [(0, 5460), (5461, 10922), (10923, 16383)]
 FORWARD_TIMEOUT_S = 1.0
+FAILOVER_HOLD_S = 1.0
 
 
 def cluster_text(ports, epoch=1, ranges=RANGES):
@@ -73,22 +75,25 @@ class Cluster:
         self.ports = [servers.free_port(h) for h in HOSTS]
         with open(self.path, "w") as f:
             f.write(cluster_text(self.ports))
+        self.hosts = HOSTS
         self.extra = list(extra)
         self.nodes = []
 
-    def node_argv(self, host):
+    def node_argv(self, i):
+        host = self.hosts[i]
         binary = os.path.abspath(BINARY)
         return lambda s: [
             binary, "--port", str(s.port), "--bind", host, "--dir",
             os.path.join(s.dir, "data"), "--logfile",
             os.path.join(s.dir, "frontierd.log"), "--politeness-delay", "0",
             "--cluster-config-file", self.path, "--cluster-forward-timeout",
-            str(FORWARD_TIMEOUT_S), *self.extra]
+            str(FORWARD_TIMEOUT_S), "--cluster-failover-hold",
+            str(FAILOVER_HOLD_S), *self.extra]
 
     def __enter__(self):
         try:
-            for host, port in zip(HOSTS, self.ports):
-                node = servers.Server(self.node_argv(host), "frontierd",
+            for i, (host, port) in enumerate(zip(self.hosts, self.ports)):
+                node = servers.Server(self.node_argv(i), "frontierd",
                                       host=host, port=port)
                 self.nodes.append(node.__enter__())
         except BaseException:
@@ -103,14 +108,61 @@ class Cluster:
             node.__exit__(None, None, None)
         shutil.rmtree(self.tmp, ignore_errors=True)
 
-    def client(self, i, **kw):
-        return redis.Redis(host=HOSTS[i], port=self.ports[i],
-                           socket_timeout=30, **kw)
+    def client(self, i, timeout=30, **kw):
+        return redis.Redis(host=self.hosts[i], port=self.ports[i],
+                           socket_timeout=timeout, **kw)
+
+
+class GroupCluster(Cluster):
+    """Shard a (slots 0-8191) a replication group of three on
+    127.0.0.2-.4, node 0 its creator; shard b one process on 127.0.0.5.
+    `extra` goes to every node, `repl_extra` to shard a's too."""
+
+    def __init__(self, *extra, repl_extra=()):
+        self.tmp = tempfile.mkdtemp(prefix="frontierd-cluster-")
+        self.hosts = HOSTS + ["127.0.0.5"]
+        self.ports = [servers.free_port(h) for h in self.hosts]
+        self.repl = [f"{h}:{servers.free_port(h)}" for h in HOSTS]
+        self.path = os.path.join(self.tmp, "cluster.conf")
+        with open(self.path, "w") as f:
+            f.write("epoch 1\nshard a 0-8191\nshard b 8192-16383\n")
+            for h, p, r in zip(HOSTS, self.ports, self.repl):
+                f.write(f"node a {h}:{p} repl {r}\n")
+            f.write(f"node b {self.hosts[3]}:{self.ports[3]}\n")
+        self.extra = list(extra)
+        self.repl_extra = list(repl_extra)
+        self.nodes = []
+
+    def node_argv(self, i):
+        binary = os.path.abspath(BINARY)
+        extra = list(self.extra)
+        if i < 3:
+            extra += ["--replication", "yes", "--repl-listen", self.repl[i],
+                      "--repl-peers",
+                      *[r for j, r in enumerate(self.repl) if j != i],
+                      "--repl-ack-timeout", "0.5", "--repl-heartbeat", "0.5",
+                      *self.repl_extra]
+            if i == 0:
+                extra += ["--repl-group-creator", "yes"]
+        return lambda s: [
+            binary, "--port", str(s.port), "--bind", self.hosts[i], "--dir",
+            os.path.join(s.dir, "data"), "--logfile",
+            os.path.join(s.dir, "frontierd.log"),
+            "--cluster-config-file", self.path, *extra]
 
 
 def url_of(i, host_count=200):
     host = f"h{i % host_count}.example"
     return f"http://{host}/page/{i}", host
+
+
+def advice(n, ready_sites, leased, waiting):
+    """HINT's rule, as docs/commands.md states it."""
+    if (waiting > 0 and ready_sites == 0) or leased > n:
+        return b"slow-down"
+    if ready_sites > 0 and waiting == 0 and 4 * leased < 3 * n:
+        return b"hurry-up"
+    return b"steady"
 
 
 class ClusterTest(unittest.TestCase):
@@ -280,6 +332,88 @@ class ClusterTest(unittest.TestCase):
                 self.assertEqual(replies[2 * k][1], url.encode())
                 self.assertTrue(replies[2 * k + 1])
 
+    def test_cluster_wide_site_list_partition_info_and_hint(self):
+        """SITE LIST ... CLUSTER pages through every shard's sites, each
+        once; PARTITION INFO ... CLUSTER and HINT ... CLUSTER sum the
+        shards' answers, HINT's advice worked out from the sums."""
+        with Cluster() as c:
+            r = c.client(0)
+            hosts = set()
+            for i in range(90):
+                url, host = url_of(i, host_count=45)
+                self.assertIn(r.execute_command("ADD", url), (0, 1))
+                hosts.add(host)
+            owners = {shard_of_slot(key_slot(h.encode())) for h in hosts}
+            self.assertEqual(owners, {0, 1, 2})
+            # Every shard's own list, by its own cursor.
+            own = []
+            for i in range(3):
+                cursor = b"0"
+                for _ in range(100):
+                    cursor, page = c.client(i).execute_command(
+                        "SITE", "LIST", "COUNT", "7", "CURSOR", cursor)
+                    own.extend(page)
+                    if cursor == b"0":
+                        break
+            self.assertEqual(sorted(h.decode() for h in own), sorted(hosts))
+            # The cluster's list, from any node, in pages of 7.
+            for node in range(3):
+                listed, cursors = [], []
+                cursor = b"0"
+                for _ in range(100):
+                    cursor, page = c.client(node).execute_command(
+                        "SITE", "LIST", "ALL", "CURSOR", cursor, "COUNT", "7",
+                        "CLUSTER")
+                    listed.extend(page)
+                    cursors.append(cursor)
+                    if cursor == b"0":
+                        break
+                self.assertEqual(cursor, b"0")
+                self.assertEqual(len(listed), len(set(listed)))
+                self.assertEqual(sorted(h.decode() for h in listed),
+                                 sorted(hosts))
+                self.assertIn(b"1:0", cursors)
+                self.assertIn(b"2:0", cursors)
+            for bad in ("3:0", "x", "1:", ":5"):
+                with self.assertRaises(redis.ResponseError) as caught:
+                    r.execute_command("SITE", "LIST", "CURSOR", bad,
+                                      "CLUSTER")
+                self.assertEqual(str(caught.exception), "invalid cursor")
+            # PARTITION INFO default CLUSTER: the shards' counts summed.
+            def info(client, *extra):
+                reply = client.execute_command("PARTITION", "INFO", "default",
+                                               *extra)
+                return dict(zip(reply[0::2], reply[1::2]))
+            summed = info(c.client(1), "CLUSTER")
+            self.assertEqual(summed[b"queued"], 90)
+            self.assertEqual(summed[b"sites"], len(hosts))
+            self.assertEqual(summed[b"suffixes"], [])
+            per_shard = [info(c.client(i)) for i in range(3)]
+            for field in (b"sites", b"ready_sites", b"queued", b"leased"):
+                self.assertEqual(summed[field],
+                                 sum(p[field] for p in per_shard), field)
+            with self.assertRaises(redis.ResponseError) as caught:
+                r.execute_command("PARTITION", "INFO", "nosuch", "CLUSTER")
+            self.assertIn("unknown partition", str(caught.exception))
+            # HINT CLUSTER: sums, and the advice from them. Lease a few URLs
+            # on one shard first so that the counts differ per shard.
+            c.client(2).execute_command("POP", "COUNT", "3")
+
+            def hint(client, *extra):
+                reply = client.execute_command("HINT", *extra)
+                return dict(zip(reply[0::2], reply[1::2]))
+            for extra in ((), ("PARTITION", "default")):
+                summed = hint(c.client(0), *extra, "CLUSTER")
+                per_shard = [hint(c.client(i), *extra) for i in range(3)]
+                for field in (b"n", b"ready_sites", b"leased", b"waiting"):
+                    self.assertEqual(summed[field],
+                                     sum(p[field] for p in per_shard), field)
+                self.assertEqual(summed[b"leased"], 3)
+                self.assertEqual(summed[b"advice"],
+                                 advice(summed[b"n"], summed[b"ready_sites"],
+                                        summed[b"leased"], summed[b"waiting"]))
+                self.assertEqual(list(summed)[0], b"advice")
+
     def test_forward_to_an_unanswering_shard_errors_within_the_timeout(self):
         with Cluster() as c:
             r = c.client(0)
@@ -322,15 +456,32 @@ class ClusterTest(unittest.TestCase):
                     if time.monotonic() > deadline:
                         raise
                     time.sleep(0.1)
-            # Stopped for good: refused at once, and said not to have run.
+            # Stopped for good: held for the failover hold (the shard has
+            # no master), then refused, and said not to have run.
             c.nodes[2].stop()
             started = time.monotonic()
             with self.assertRaises(redis.ResponseError) as caught:
                 r.execute_command("ADD", remote[0] + "x")
-            self.assertLess(time.monotonic() - started, FORWARD_TIMEOUT_S + 2)
+            took = time.monotonic() - started
+            self.assertGreaterEqual(took, FAILOVER_HOLD_S * 0.9)
+            self.assertLess(took, FAILOVER_HOLD_S + FORWARD_TIMEOUT_S + 2)
             self.assertTrue(str(caught.exception).startswith("CLUSTERDOWN"),
                             str(caught.exception))
+            self.assertIn("cluster-failover-hold", str(caught.exception))
+            self.assertIn("the command was not run", str(caught.exception))
             self.assertEqual(r.execute_command("ADD", local[0] + "y"), 1)
+            # Held commands are bounded (cluster-forward-max-bytes): one
+            # bigger than the bound is not held, its error comes at once.
+            r.execute_command("CONFIG", "SET", "cluster-forward-max-bytes",
+                              "1kb")
+            started = time.monotonic()
+            with self.assertRaises(redis.ResponseError) as caught:
+                r.execute_command("ADD", remote[0] + "/" + "z" * 1500)
+            self.assertLess(time.monotonic() - started, FAILOVER_HOLD_S * 0.5)
+            self.assertTrue(str(caught.exception).startswith(
+                "CLUSTERDOWN cannot connect"), str(caught.exception))
+            self.assertEqual(r.info("cluster")["cluster_forward_held_bytes"],
+                             0)
 
     def test_internal_links_log_in_and_the_byte_limit_lets_all_through(self):
         with Cluster("--requirepass", "s3cret", "--cluster-forward-max-bytes",
@@ -371,38 +522,9 @@ class ClusterTest(unittest.TestCase):
         """Shard a is a replication group of three (127.0.0.2-.4), shard b
         one process (127.0.0.5): the replicas know their master, and a
         command forwarded to shard a reaches it."""
-        tmp = tempfile.mkdtemp(prefix="frontierd-cluster-")
-        hosts = HOSTS + ["127.0.0.5"]
-        ports = [servers.free_port(h) for h in hosts]
-        repl = [f"{h}:{servers.free_port(h)}" for h in HOSTS]
-        path = os.path.join(tmp, "cluster.conf")
-        with open(path, "w") as f:
-            f.write("epoch 1\nshard a 0-8191\nshard b 8192-16383\n")
-            for h, p, r in zip(HOSTS, ports, repl):
-                f.write(f"node a {h}:{p} repl {r}\n")
-            f.write(f"node b {hosts[3]}:{ports[3]}\n")
-        nodes = []
-        try:
-            for i, (host, port) in enumerate(zip(hosts, ports)):
-                extra = []
-                if i < 3:
-                    extra = ["--replication", "yes", "--repl-listen", repl[i],
-                             "--repl-peers",
-                             *[r for j, r in enumerate(repl) if j != i],
-                             "--repl-ack-timeout", "0.5", "--repl-heartbeat",
-                             "0.5"]
-                    if i == 0:
-                        extra += ["--repl-group-creator", "yes"]
-                binary = os.path.abspath(BINARY)
-                argv = (lambda host, extra: lambda s: [
-                    binary, "--port", str(s.port), "--bind", host, "--dir",
-                    os.path.join(s.dir, "data"), "--logfile",
-                    os.path.join(s.dir, "frontierd.log"),
-                    "--cluster-config-file", path, *extra])(host, extra)
-                node = servers.Server(argv, "frontierd", host=host, port=port)
-                nodes.append(node.__enter__())
-            clients = [redis.Redis(host=h, port=p, socket_timeout=30)
-                       for h, p in zip(hosts, ports)]
+        with GroupCluster() as g:
+            hosts, ports = g.hosts, g.ports
+            clients = [g.client(i) for i in range(4)]
             master_id = hashlib.sha1(
                 f"{hosts[0]}:{ports[0]}".encode()).hexdigest()
             deadline = time.monotonic() + 30
@@ -438,10 +560,6 @@ class ClusterTest(unittest.TestCase):
                     "SEEN", "{" + site + "}" + url) != 1:
                 self.assertLess(time.monotonic(), deadline)
                 time.sleep(0.1)
-        finally:
-            for node in reversed(nodes):
-                node.__exit__(None, None, None)
-            shutil.rmtree(tmp, ignore_errors=True)
 
     def test_a_bad_cluster_file_refuses_the_start(self):
         tmp = tempfile.mkdtemp(prefix="frontierd-cluster-")

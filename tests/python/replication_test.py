@@ -356,10 +356,11 @@ class ReplicationTest(unittest.TestCase):
 
     def test_a_different_layout_is_refused(self):
         with Group() as g:
-            # A fourth site whose order differs from the group's.
-            self.assert_a_fourth_site_is_refused(
-                g, ["--order", "priority"],
-                "every site of a group needs the same 'order'")
+            # A fourth site whose order differs from the group's (bfs).
+            for order in ("priority", "date"):
+                self.assert_a_fourth_site_is_refused(
+                    g, ["--order", order],
+                    "every site of a group needs the same 'order'")
 
     def test_a_second_group_creator_is_refused(self):
         with Group() as g:

@@ -2,7 +2,8 @@
 docs/urlfrontier.md): SetActive/GetActive, a node-wide pause of
 GetURLs (and of RESP's POP) kept across kill -9; SetCrawlLimit, a
 per-queue cap on completed URLs, kept across kill -9; GetURLs with a
-key; ListURLs and CountURLs with filters, and the reference's dump and
+key; `order date` (URLs by their dates, through GetURLs and POP);
+ListURLs and CountURLs with filters, and the reference's dump and
 re-import; TLS on the gRPC port (urlfrontier-tls). Builds on
 urlfrontier_test.py's server fixture.
 
@@ -28,6 +29,7 @@ import urlfrontier_test as base  # noqa: E402
 pb = None
 rpc = None
 discovered = base.discovered
+known = base.known
 field_map = base.field_map
 
 
@@ -165,6 +167,53 @@ class UrlFrontierMoreTest(base.UrlFrontierCase):
                          grpc.StatusCode.INVALID_ARGUMENT)
         self.assertEqual(self.resp.execute_command("SITE", "LIST"),
                          [b"0", []])
+
+    # --- order date ----------------------------------------------------
+
+    def wait_none_scheduled(self):
+        """Until no URL of the default crawl waits for its date (10 s)."""
+        deadline = time.monotonic() + 10
+        while time.monotonic() < deadline:
+            info = field_map(self.resp.execute_command(
+                "CRAWL", "INFO", "DEFAULT"))
+            if info["scheduled"] == 0:
+                return
+            time.sleep(0.1)
+        self.fail("URLs still scheduled after 10 s")
+
+    def test_order_date_hands_urls_out_by_their_dates(self):
+        # URL Frontier's order: by refetch date, discovered URLs dated now.
+        self.start("--order", "date", "--site-max-leases", "0")
+        now = int(time.time())
+        for host in ("example.com", "example.org"):
+            self.put([known(f"https://{host}/c", refetch=now + 6),
+                      known(f"https://{host}/a", refetch=now + 2),
+                      known(f"https://{host}/b", refetch=now + 4),
+                      known(f"https://{host}/never"),
+                      discovered(f"https://{host}/d")])
+        self.wait_none_scheduled()
+        # Through GetURLs and through POP: the discovered URL (dated at
+        # the put) first, then the refetch dates in order.
+        self.assertEqual(
+            [u.url for u in self.get(key="example.com",
+                                     max_urls_per_queue=10)],
+            ["https://example.com/d", "https://example.com/a",
+             "https://example.com/b", "https://example.com/c"])
+        self.assertEqual(
+            self.resp.execute_command("POP", "COUNT", 10),
+            [b"https://example.org/d", b"https://example.org/a",
+             b"https://example.org/b", b"https://example.org/c"])
+
+    def test_order_date_directory_refuses_another_order(self):
+        server = self.start("--order", "date")
+        self.put([discovered("https://example.com/")])
+        server.stop()
+        proc = subprocess.run(
+            [base.BINARY, "--port", str(servers.free_port()), "--bind",
+             "127.0.0.1", "--dir", self.data],
+            capture_output=True, text=True, timeout=30)
+        self.assertNotEqual(proc.returncode, 0)
+        self.assertIn("order=date", proc.stdout + proc.stderr)
 
     # --- GetURLs with a key ----------------------------------------------
 
@@ -398,11 +447,4 @@ class UrlFrontierTlsTest(unittest.TestCase):
 
 
 if __name__ == "__main__":
-    base.BINARY = sys.argv.pop(1)
-    stub_dir = tempfile.mkdtemp(prefix="urlfrontier-stubs-")
-    try:
-        pb, rpc = urlfrontier_stubs.generate(stub_dir)
-        base.pb, base.rpc = pb, rpc
-        unittest.main()
-    finally:
-        shutil.rmtree(stub_dir, ignore_errors=True)
+    urlfrontier_stubs.run_tests([globals(), vars(base)])

@@ -218,6 +218,83 @@ TEST(ClusterGatherTest, MergesTopListsLargestFirstTiesByName) {
             "*6\r\n$1\r\nd\r\n:7\r\n$1\r\na\r\n:5\r\n$1\r\nb\r\n:5\r\n");
 }
 
+TEST(ClusterGatherTest, SumKeepsTheFirstRepliesOtherValues) {
+  // PARTITION INFO ... CLUSTER: suffixes is an array, the rest integers.
+  ClusterGather g = ClusterGather::Sum(2);
+  const std::string suffixes = "*1\r\n$3\r\nedu\r\n";
+  g.Add(0, RelayedReply{
+               "",
+               false,
+               {"$8\r\nsuffixes\r\n", suffixes, "$5\r\nsites\r\n", ":2\r\n"}});
+  g.Add(1, RelayedReply{
+               "",
+               false,
+               {"$8\r\nsuffixes\r\n", "*0\r\n", "$5\r\nsites\r\n", ":3\r\n"}});
+  ASSERT_TRUE(g.done());
+  EXPECT_EQ(g.Reply(),
+            "*4\r\n$8\r\nsuffixes\r\n" + suffixes + "$5\r\nsites\r\n:5\r\n");
+}
+
+TEST(ClusterGatherTest, HintWorksTheAdviceOutFromTheSums) {
+  // Each shard alone says hurry-up or steady; summed, the workers hold
+  // more leases than the cluster's n allows: slow-down.
+  const auto hint = [](std::string_view advice, int n, int ready, int leased,
+                       int waiting) {
+    const auto field = [](std::string_view name) {
+      return "$" + std::to_string(name.size()) + "\r\n" + std::string(name) +
+             "\r\n";
+    };
+    const auto integer = [](int v) { return ":" + std::to_string(v) + "\r\n"; };
+    return RelayedReply{"",
+                        false,
+                        {field("advice"), field(advice), field("n"), integer(n),
+                         field("ready_sites"), integer(ready), field("leased"),
+                         integer(leased), field("waiting"), integer(waiting)}};
+  };
+  ClusterGather g = ClusterGather::Hint(2);
+  g.Add(0, hint("steady", 1, 0, 4, 0));
+  g.Add(1, hint("hurry-up", 2, 2, 0, 0));
+  ASSERT_TRUE(g.done());
+  EXPECT_EQ(g.Reply(),
+            "*10\r\n$6\r\nadvice\r\n$9\r\nslow-down\r\n$1\r\nn\r\n:3\r\n"
+            "$11\r\nready_sites\r\n:2\r\n$6\r\nleased\r\n:4\r\n"
+            "$7\r\nwaiting\r\n:0\r\n");
+}
+
+TEST(ClusterGatherTest, APageGetsTheClustersCursor) {
+  const std::string sites = "*1\r\n$9\r\na.example\r\n";
+  const auto page = [&](std::string_view next) {
+    return RelayedReply{"",
+                        false,
+                        {"$" + std::to_string(next.size()) + "\r\n" +
+                             std::string(next) + "\r\n",
+                         sites}};
+  };
+  ClusterGather middle = ClusterGather::Page(1, 3);
+  middle.Add(0, page("12345"));
+  EXPECT_EQ(middle.Reply(), "*2\r\n$7\r\n1:12345\r\n" + sites);
+  ClusterGather shard_end = ClusterGather::Page(1, 3);
+  shard_end.Add(0, page("0"));
+  EXPECT_EQ(shard_end.Reply(), "*2\r\n$3\r\n2:0\r\n" + sites);
+  ClusterGather last = ClusterGather::Page(2, 3);
+  last.Add(0, page("0"));
+  EXPECT_EQ(last.Reply(), "*2\r\n$1\r\n0\r\n" + sites);
+  ClusterGather failed = ClusterGather::Page(0, 3);
+  failed.Add(0, RelayedReply{"-ERR invalid cursor\r\n", true, {}});
+  EXPECT_EQ(failed.Reply(), "-ERR invalid cursor\r\n");
+}
+
+TEST(ClusterGatherTest, ClusterCursorsParse) {
+  EXPECT_EQ(ParseClusterCursor("0"),
+            std::make_pair(size_t{0}, std::string("0")));
+  EXPECT_EQ(ParseClusterCursor("2:618"),
+            std::make_pair(size_t{2}, std::string("618")));
+  EXPECT_EQ(ClusterCursor(2, "618"), "2:618");
+  for (std::string_view bad : {"", "x", "5", ":1", "1:", "a:1", "123456:1"}) {
+    EXPECT_FALSE(ParseClusterCursor(bad)) << bad;
+  }
+}
+
 TEST(ClusterRouteTest, KeySlotOfAUrlIsItsSites) {
   const SiteRules rules{SiteScope::kHost, 8192};
   EXPECT_EQ(SlotOfKey("http://WWW.Example.com:80/x?y", rules),
