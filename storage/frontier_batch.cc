@@ -40,7 +40,7 @@ StatusOr<std::vector<StatusOr<AddOutcome>>> FrontierImpl::AddManyWithData(
     return Status::InvalidArgument("every URL needs a value");
   }
   for (std::string_view value : data) {
-    Status s = CheckDataSize(value);
+    Status s = UrlValues::CheckSize(value, opts_.max_url_data);
     if (!s.ok()) return s;
   }
   return AddLinks(ref, urls, &data, now_ms);
@@ -54,7 +54,7 @@ StatusOr<std::vector<StatusOr<AddOutcome>>> FrontierImpl::AddLinksOfRemoteRef(
       return Status::InvalidArgument("every URL needs a value");
     }
     for (std::string_view value : *data) {
-      Status s = CheckDataSize(value);
+      Status s = UrlValues::CheckSize(value, opts_.max_url_data);
       if (!s.ok()) return s;
     }
   }
@@ -70,13 +70,15 @@ StatusOr<std::vector<StatusOr<AddOutcome>>> FrontierImpl::AddLinks(
     const RefContext* given) {
   std::optional<Resolved> source;
   if (!ref.empty()) {
-    StatusOr<Resolved> r = Resolve(ref, "invalid ref URL");
+    StatusOr<Resolved> r = resolver_.Url(ref, "invalid ref URL");
     if (!r.ok()) return r.status();
     source = std::move(r).value();
   }
   std::vector<StatusOr<Resolved>> targets;
   targets.reserve(urls.size());
-  for (std::string_view u : urls) targets.push_back(Resolve(u, "invalid URL"));
+  for (std::string_view u : urls) {
+    targets.push_back(resolver_.Url(u, "invalid URL"));
+  }
   std::vector<uint32_t> order = InKeyOrder(targets);
   std::vector<bool> out_of_scope(targets.size(), false);
   for (uint32_t i : order) {
@@ -123,7 +125,9 @@ StatusOr<std::vector<StatusOr<bool>>> FrontierImpl::SeenMany(
     const std::vector<std::string_view>& urls) {
   std::vector<StatusOr<Resolved>> targets;
   targets.reserve(urls.size());
-  for (std::string_view u : urls) targets.push_back(Resolve(u, "invalid URL"));
+  for (std::string_view u : urls) {
+    targets.push_back(resolver_.Url(u, "invalid URL"));
+  }
   const std::vector<uint32_t> order = InKeyOrder(targets);
 
   std::vector<StatusOr<bool>> results(urls.size(), StatusOr<bool>(false));
@@ -134,7 +138,7 @@ StatusOr<std::vector<StatusOr<bool>>> FrontierImpl::SeenMany(
 
   // As Seen(): no transaction, so nothing to commit and no log record.
   bdb::Cursor cursor;
-  Status s = cursor.Open(&urls_, nullptr);
+  Status s = cursor.Open(&urls_.db(), nullptr);
   if (!s.ok()) return s;
   std::string value;
   UrlRecord rec;
@@ -156,7 +160,7 @@ StatusOr<std::vector<StatusOr<bool>>> FrontierImpl::SeenMany(
     }
     // Two URLs with one fingerprint: the record names the one stored. A
     // record of a site being deleted is gone already (LoadUrl).
-    results[i] = rec.url == target.norm.url && !IsDeleted(rec);
+    results[i] = rec.url == target.norm.url && !tombstones_.IsDeleted(rec);
   }
   s = cursor.Close();
   if (!s.ok()) return s;

@@ -12,19 +12,6 @@
 
 namespace frontier {
 
-bool FrontierImpl::IsBackoffStatus(std::optional<int> status) const {
-  if (!status) return false;
-  const std::vector<int>& codes = opts_.backoff_status_codes;
-  return std::find(codes.begin(), codes.end(), *status) != codes.end();
-}
-
-policy::BackoffPolicy FrontierImpl::BackoffSeries() const {
-  policy::BackoffPolicy backoff;
-  backoff.initial_ms = opts_.backoff_initial_ms;
-  backoff.max_ms = opts_.backoff_max_ms;
-  return backoff;
-}
-
 void FrontierImpl::BackOff(const FailOptions& options, int64_t now_ms,
                            SiteRecord* site) {
   std::optional<int64_t> retry_after_ms;
@@ -41,8 +28,8 @@ void FrontierImpl::BackOff(const FailOptions& options, int64_t now_ms,
   }
   const double draw =
       std::uniform_real_distribution<double>(0.0, 1.0)(jitter_rng_);
-  const int64_t block_ms =
-      policy::BlockDelayMs(BackoffSeries(), step, retry_after_ms, draw);
+  const int64_t block_ms = policy::BlockDelayMs(site_policy_.BackoffSeries(),
+                                                step, retry_after_ms, draw);
   site->block_until_ms = std::max(site->block_until_ms, now_ms + block_ms);
   site->backoffs = step;
   stats_.backoffs++;
@@ -53,17 +40,17 @@ Status FrontierImpl::BlockSite(std::string_view site_arg, int64_t block_ms,
   if (block_ms < 0) {
     return Status::InvalidArgument("a block must be 0 or more seconds");
   }
-  StatusOr<NamedSite> named = ResolveSite(site_arg);
+  StatusOr<NamedSite> named = resolver_.Site(site_arg);
   if (!named.ok()) return named.status();
   return RunWrite([&](DbTxn* t) {
     SiteRecord site;
-    Status s = LoadSite(t, named->fp, &site);
+    Status s = sites_.Load(t, named->fp, &site);
     const bool new_site = s.IsNotFound();
     if (!s.ok() && !new_site) return s;
     if (new_site && block_ms == 0) return Status::OK();  // nothing to unblock
     if (new_site) site.name = named->name;
     site.block_until_ms = block_ms > 0 ? now_ms + block_ms : 0;
-    StoreSite(named->fp, site);
+    sites_.Store(named->fp, site);
     s = PlaceSite(t, named->fp, site, now_ms);
     if (s.ok() && new_site) CountNewSite(site);
     return s;

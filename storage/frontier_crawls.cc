@@ -75,24 +75,23 @@ bool Frontier::ValidCrawlName(std::string_view name) {
 }
 
 void FrontierImpl::SwapCrawlState(CrawlSpace* c) {
-  urls_.Swap(c->urls);
-  queue_.Swap(c->queue);
-  timers_.Swap(c->timers);
-  sites_.Swap(c->sites);
+  urls_.db().Swap(c->urls);
+  queue_.db().Swap(c->queue);
+  timers_.db().Swap(c->timers);
+  sites_.db().Swap(c->sites);
   meta_.Swap(c->meta);
   excluded_.Swap(c->excluded);
-  data_.Swap(c->data);
+  values_.db().Swap(c->data);
   std::swap(sched_, c->sched);
   std::swap(blocks_, c->blocks);
   std::swap(stats_, c->stats);
-  part_counts_.swap(c->part_counts);
-  std::swap(counted_partitions_, c->counted_partitions);
-  site_cache_.swap(c->site_cache);
-  deleting_.swap(c->deleting);
+  part_counts_.Swap(&c->part_counts, &c->counted_partitions);
+  sites_.SwapCache(&c->site_cache);
+  tombstones_.Swap(&c->deleting);
   rechecks_.swap(c->rechecks);
   std::swap(scope_recheck_, c->scope_recheck);
   scope_recheck_next_.swap(c->scope_recheck_next);
-  std::swap(timer_min_, c->timer_min);
+  timers_.SwapMin(&c->timer_min);
 }
 
 void FrontierImpl::SwitchTo(CrawlSpace* space) {
@@ -243,7 +242,7 @@ Status FrontierImpl::OpenCrawls() {
     s = LoadCrawlCounters();
     if (s.ok()) s = RebuildScheduler();  // feeds the gate (gate_on_)
     if (s.ok()) s = LoadRechecks();
-    if (s.ok()) s = LoadDeleting();
+    if (s.ok()) s = tombstones_.Load(&meta_, ByHost());
     if (s.ok()) s = LoadScopeRecheck();
   }
   SwitchTo(home_space);
@@ -383,7 +382,7 @@ std::optional<int64_t> FrontierImpl::NextWakeMs() const {
     if (t && (!wake || *t < *wake)) wake = t;
   };
   take(sched_.NextWakeMs());
-  take(timer_min_);
+  take(timers_.min());
   for (const auto& [name, space] : crawls_) {
     if (space.get() == current_) continue;
     take(space->sched.NextWakeMs());

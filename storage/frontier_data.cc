@@ -1,58 +1,12 @@
-// FrontierImpl: per-URL values (ADD ... DATA, POP ... WITHDATA, URLINFO).
-//
-// A value lives in data.db under the URL's U key, apart from the URL
-// record, so that the records a crawl reads and writes on every verb stay
-// as small as they were: a URL without a value costs one bit of its
-// record (UrlRecord::has_data) and no access to data.db. A value is
-// written in the transaction that stores or changes its URL, and removed
-// with the URL (DeleteEntryOfUrl, both SITE DELETE paths).
+// FrontierImpl: the pops that carry per-URL values (POP ... WITHDATA, POP
+// SITE). The values themselves are UrlValues' (url_values.h):
+// written in the transaction that stores or changes their URL, and
+// removed with the URL (DeleteEntryOfUrl, both SITE DELETE paths).
 #include <string>
 
 #include "storage/frontier_impl.h"
 
 namespace frontier {
-
-Status FrontierImpl::CheckDataSize(std::string_view data) const {
-  if (data.size() <= opts_.max_url_data) return Status::OK();
-  return Status::InvalidArgument(
-      "DATA value of " + std::to_string(data.size()) +
-      " bytes is longer than max-url-data (" +
-      std::to_string(opts_.max_url_data) + " bytes)");
-}
-
-Status FrontierImpl::SetData(DbTxn* t, const UrlKey& key, UrlRecord* rec,
-                             std::optional<std::string_view> data) {
-  if (!data) {
-    if (!rec->has_data) return Status::OK();
-    rec->has_data = false;
-    Status s = data_.Delete(t, EncodeUrlKey(key));
-    return s.IsNotFound() ? Status::OK() : s;
-  }
-  rec->has_data = true;
-  std::string value;
-  EncodeUrlData(*data, &value);
-  return data_.Put(t, EncodeUrlKey(key), value);
-}
-
-Status FrontierImpl::LoadData(DbTxn* t, const UrlKey& key,
-                              const UrlRecord& rec,
-                              std::optional<std::string>* out) {
-  out->reset();
-  if (!rec.has_data) return Status::OK();
-  std::string stored;
-  Status s = data_.Get(t, EncodeUrlKey(key), &stored);
-  if (s.IsNotFound()) {
-    return Status::Corruption("URL record " + rec.url +
-                              " says it has a value; data.db has none");
-  }
-  if (!s.ok()) return s;
-  std::string_view value;
-  if (!DecodeUrlData(stored, &value)) {
-    return Status::Corruption("undecodable value of " + rec.url);
-  }
-  out->emplace(value);
-  return Status::OK();
-}
 
 StatusOr<std::vector<PoppedUrl>> FrontierImpl::PopWithData(
     std::optional<size_t> partition, size_t count, int64_t lease_ms,
@@ -67,7 +21,7 @@ StatusOr<std::vector<PoppedUrl>> FrontierImpl::PopSite(std::string_view site,
                                                        size_t count,
                                                        int64_t lease_ms,
                                                        int64_t now_ms) {
-  StatusOr<NamedSite> named = ResolveSite(site);
+  StatusOr<NamedSite> named = resolver_.Site(site);
   if (!named.ok()) return named.status();
   return PopPairs(std::nullopt, named->fp, count, lease_ms, now_ms);
 }
@@ -89,7 +43,7 @@ StatusOr<std::vector<PoppedUrl>> FrontierImpl::PopPairs(
 
 StatusOr<uint64_t> FrontierImpl::DataRecordsForTesting() {
   bdb::Cursor c;
-  Status s = c.Open(&data_, nullptr);
+  Status s = c.Open(&values_.db(), nullptr);
   std::string key;
   uint64_t n = 0;
   if (s.ok()) s = c.First(&key, nullptr);

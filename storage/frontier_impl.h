@@ -1,12 +1,18 @@
 // FrontierImpl: the Berkeley DB implementation of Frontier (frontier.h).
 // Private to storage/; split over frontier_{open,verbs,timers,records}.cc
-// and the rest of frontier_*.cc. It owns the components that stand alone,
-// each with its contract in its own header: LogDurability (the log
-// files' and the directory's syncs), SiteNameCache (a host's site under a
-// scope), WriteFailure (the latch of a failed write) and, for its write
-// transactions, TxnBody (txn_body.h).
+// and the rest of frontier_*.cc. The verbs compose parts that each own one
+// piece of the state, with its contract in its own header (docs/design.md,
+// "Storage's parts"): the tables UrlTable (U), SiteQueues (Q), TimerTable
+// (Qc), SiteTable (site records, their cache and dirty set), RobotsStore
+// (robots.txt per origin) and UrlValues (per-URL values), each with its
+// database; SiteTombstones (sites being removed); PartitionCounters;
+// SitePolicy and UrlResolver (pure, over the options); LogDurability (the log files' and
+// the directory's syncs), SiteNameCache (a host's site under a scope),
+// WriteFailure (the latch of a failed write) and, for its write
+// transactions, TxnBody (txn_body.h) and the tables' TxnCursors.
 #pragma once
 
+#include <array>
 #include <atomic>
 #include <functional>
 #include <map>
@@ -29,13 +35,23 @@
 #include "storage/host_gate.h"
 #include "storage/import_records.h"
 #include "storage/log_durability.h"
+#include "storage/partition_counters.h"
 #include "storage/policy_records.h"
 #include "storage/records.h"
 #include "storage/replicator.h"
+#include "storage/robots_store.h"
 #include "storage/site_blocks.h"
 #include "storage/site_name_cache.h"
+#include "storage/site_policy.h"
+#include "storage/site_queues.h"
 #include "storage/site_scheduler.h"
+#include "storage/site_table.h"
+#include "storage/site_tombstones.h"
+#include "storage/timer_table.h"
 #include "storage/txn_body.h"
+#include "storage/url_resolver.h"
+#include "storage/url_table.h"
+#include "storage/url_values.h"
 #include "storage/write_failure.h"
 
 namespace frontier {
@@ -204,11 +220,7 @@ class FrontierImpl final : public Frontier {
   Status PutMetaText(std::string_view key, std::string_view text);
   StatusOr<std::string> MetaText(std::string_view key);
 
-  // A URL as the client gave it, normalised and keyed.
-  struct Resolved {
-    NormalizedUrl norm;
-    UrlKey key;
-  };
+  using Resolved = ResolvedUrl;  // url_resolver.h
   // What depth a link gets from its ref.
   struct RefContext {
     uint64_t depth_site_fp = 0;  // Fingerprint(SiteOf(ref host, depth-scope))
@@ -220,15 +232,6 @@ class FrontierImpl final : public Frontier {
   // batched verb visits them in (frontier_batch.cc).
   static std::vector<uint32_t> InKeyOrder(
       const std::vector<StatusOr<Resolved>>& targets);
-  // Normalises `url`; InvalidArgument "<what>: <reason>" if refused.
-  StatusOr<Resolved> Resolve(std::string_view url, const char* what) const;
-  // A site named by an operator (DELAY, SITE): a host, a domain or a URL,
-  // mapped through politeness-scope. InvalidArgument if it is none.
-  struct NamedSite {
-    std::string name;
-    uint64_t fp = 0;
-  };
-  StatusOr<NamedSite> ResolveSite(std::string_view site) const;
   // Where a slice of URLS or PURGE starts (frontier_url_scan.cc): the
   // cursor's key, moved up to the site's host when the site is one host
   // (politeness-scope host: its records are one key range), and the site
@@ -270,6 +273,10 @@ class FrontierImpl final : public Frontier {
   // Ends an open pass for the callers that must run outside any
   // transaction (flush, checkpoint, backup, options); OK if none.
   Status EndOpenPass();
+  // Binds the tables' cursors to RunWrite's transaction `t` (txn_cursor.h);
+  // CloseCursors() closes them all before it ends.
+  void BindCursors(DbTxn* t);
+  Status CloseCursors();
 
   // Adds one URL. `likely_new` picks the order of the work: a URL that is
   // probably new (ADD) is inserted first, one search instead of a lookup
@@ -309,19 +316,6 @@ class FrontierImpl final : public Frontier {
       int64_t now_ms, std::vector<std::optional<std::string>>* data = nullptr,
       std::optional<uint64_t> site_fp = std::nullopt);
 
-  // --- Per-URL values (frontier_data.cc; data.db, docs/design.md) ---
-  //
-  // InvalidArgument if `data` is longer than max_url_data.
-  Status CheckDataSize(std::string_view data) const;
-  // Makes `data` the value of the URL at `key` (nullopt: it has none) and
-  // sets rec->has_data to match; the caller stores `rec` in the same
-  // transaction. A URL without a value and none asked for costs nothing.
-  Status SetData(DbTxn* t, const UrlKey& key, UrlRecord* rec,
-                 std::optional<std::string_view> data);
-  // The value of `rec` (at `key`): nullopt without one. Reads data.db only
-  // when rec.has_data.
-  Status LoadData(DbTxn* t, const UrlKey& key, const UrlRecord& rec,
-                  std::optional<std::string>* out);
   // Import's writes of one checked item (frontier_import.cc).
   Status ImportUrlRecord(DbTxn* t, const ImportUrl& in, const Resolved& url,
                          int64_t now_ms, ImportOutcome* out);
@@ -386,13 +380,6 @@ class FrontierImpl final : public Frontier {
   Status ReportRobotsFetch(DbTxn* t, const UrlKey& key, UrlRecord* rec,
                            std::optional<int> status, std::string_view body,
                            int64_t now_ms);
-  // A robots.txt Crawl-delay as a site record keeps it: capped by
-  // robots-max-crawl-delay; -1 for none.
-  int64_t RobotsDelayOf(std::optional<int64_t> crawl_delay_ms) const;
-  // With crawls (gate_on_): sets `site`'s robots delay to the Crawl-delay
-  // of `rules` (an origin's stored rules), so that this crawl's fetch holds
-  // the site as long as the fetch of the crawl that stored them.
-  Status AdoptCrawlDelay(std::string_view rules, SiteRecord* site) const;
   // The re-check of excluded URLs after new rules (frontier_recheck.cc).
   // After a report stored new rules (p->recheck): marks the origin in
   // every crawl holding excluded URLs of it, clears p->recheck and stores
@@ -416,11 +403,6 @@ class FrontierImpl final : public Frontier {
   // Re-checks pending in policy records (an older version kept the
   // position there) become marks in every crawl; once all are open.
   Status MarkLegacyRechecks();
-  Status LoadPolicy(DbTxn* t, uint64_t origin_fp, PolicyRecord* rec);
-  // LoadPolicy(), or a new record of `origin` (state unknown) if absent.
-  Status LoadOrNewPolicy(DbTxn* t, std::string_view origin, uint64_t origin_fp,
-                         PolicyRecord* rec);
-  Status StorePolicy(DbTxn* t, uint64_t origin_fp, const PolicyRecord& rec);
 
   // --- Crawl scope (frontier_scope.cc) ---
   //
@@ -435,11 +417,6 @@ class FrontierImpl final : public Frontier {
 
   // --- SITE DELETE of a large site (frontier_site_delete.cc) ---
   //
-  // Inside DeleteSite's transaction: deletes the site record and stores
-  // its tombstone (meta.db "deleting:<fp>"); its URL records stay, and
-  // are removed by Tick in bounded slices. The caller adds the site to
-  // deleting_ once the transaction commits.
-  Status TombstoneSite(DbTxn* t, uint64_t site_fp, const SiteRecord& site);
   // Deletes the queue or timer entry of `rec` (stored at `key`), a URL of
   // the deleted site `site_fp`, by its state, and its value (data.db); an
   // entry already gone is no error. The record itself is the caller's to
@@ -458,26 +435,12 @@ class FrontierImpl final : public Frontier {
   Status PurgeOne(DbTxn* t, const UrlKey& key, UrlRecord* rec, int64_t now_ms);
   // Tick's share: one slice of the removal of the first deleting site.
   Status TickDeletes(TickResult* result);
-  // The tombstones, from meta.db at start.
-  Status LoadDeleting();
-  // True if `rec` belongs to a site being removed: every verb treats it
-  // as absent (LoadUrl returns NotFound for it).
-  bool IsDeleted(const UrlRecord& rec) const {
-    return !deleting_.empty() && deleting_.contains(rec.site_fp);
-  }
 
-  // Record access inside transaction `t`. Load* return NotFound if absent
-  // (or if the URL's site is being deleted) and Corruption if the bytes
-  // do not decode.
+  // U's LoadUrl: urls_.Load(), but NotFound for a URL of a site being
+  // deleted (every verb treats it as absent).
   Status LoadUrl(DbTxn* t, const UrlKey& key, UrlRecord* rec);
-  Status StoreUrl(DbTxn* t, const UrlKey& key, const UrlRecord& rec);
-  // Stores `rec` only if `key` is absent (*inserted says if it was).
-  Status InsertUrl(DbTxn* t, const UrlKey& key, const UrlRecord& rec,
-                   bool* inserted);
-  Status LoadSite(DbTxn* t, uint64_t site_fp, SiteRecord* rec);
-  // Buffers the record; RunWrite writes each site once, at the end of the
-  // transaction (a MADD's links mostly share one site).
-  void StoreSite(uint64_t site_fp, const SiteRecord& rec);
+  // Writes the transaction's dirty site records (sites_.WriteDirty), each
+  // with its stored head, and those whose head alone moved.
   Status WriteDirtySites(DbTxn* t);
   // The head to store in `rec` (SiteRecord::head): the site's first queue
   // key in this transaction, none if it has no queued URL.
@@ -488,72 +451,35 @@ class FrontierImpl final : public Frontier {
   // Writes the counters record in a transaction of its own, committed
   // with `commit_flags`.
   Status SaveCounters(u_int32_t commit_flags = 0);
+  // A URL's position in its site's queue, by the queue order.
   QueuePos PosOf(const UrlRecord& rec, const UrlKey& key) const;
+  // A URL into and out of Q (queue_), with its state and its site's count.
   Status Enqueue(DbTxn* t, const UrlKey& key, UrlRecord* rec,
                  SiteRecord* site);
   Status Dequeue(DbTxn* t, const UrlKey& key, const UrlRecord& rec,
                  SiteRecord* site);
-  Status AddTimer(DbTxn* t, int64_t due_ms, const UrlKey& key);
-  Status RemoveTimer(DbTxn* t, int64_t due_ms, const UrlKey& key);
-  StatusOr<std::optional<QueuePos>> QueueHead(DbTxn* t, uint64_t site_fp);
-  // The site's placement but its head.
-  SiteScheduler::Placement PlacementOf(const SiteRecord& site) const;
   // Re-derives the site's place in the scheduler from its record.
   Status PlaceSite(DbTxn* t, uint64_t site_fp, const SiteRecord& site,
                    int64_t now_ms);
-  // The site's head as this transaction knows it: nullopt if unknown.
-  std::optional<QueuePos> KnownHead(uint64_t site_fp) const;
   // Moves the state counters, the server's and `site`'s, for a URL of
   // `site` leaving `from` and entering `to`. The site's queued and leases
   // counts are kept by Enqueue/Dequeue/EndLease and POP instead.
   void CountMove(SiteRecord* site, std::optional<StoredState> from,
                  std::optional<StoredState> to);
-  // The delay in force before the site's next fetch: its DELAY, else
-  // the larger of politeness-delay and its robots.txt Crawl-delay.
-  int64_t DelayOf(const SiteRecord& site) const;
-  // The delay after a fetch that took `fetch_ms` (CONFIRM FETCH-MS): with
-  // politeness-delay-factor > 0, stretched as policy/politeness.h says,
-  // and then remembered in site->adaptive_delay_ms (-1 when the fetch
-  // did not raise it above DelayOf). Without a fetch time, DelayOf.
-  int64_t DelayAfterFetch(SiteRecord* site,
-                          std::optional<int64_t> fetch_ms) const;
-  // The delay SITE INFO reports: the last adaptive delay while adaptive
-  // politeness is on and one is remembered, else DelayOf's.
-  policy::SiteDelay DelayInForce(const SiteRecord& site) const;
-  policy::PolitenessPolicy PolitenessPolicyOf() const;
-  policy::RecrawlPolicy RecrawlPolicyOf() const;
-  // The site's URL cap: its SITE LIMIT, else site-max-urls; 0 = none.
-  uint64_t UrlCapOf(const SiteRecord& site) const;
   // Counts a CONFIRM's STATUS in confirmed_2xx ... confirmed_5xx (1xx is
   // not counted: no fetch ends with one).
   void CountStatusClass(int status);
-  // The site name (politeness-scope) that a SITE or DELAY argument names:
-  // a host, a domain or a URL. InvalidArgument if it is none of these.
-  StatusOr<std::string> SiteNameOf(std::string_view site_arg) const;
   // Loads the site `name` (a new record if it has none), applies `change`
   // and stores and re-places it, in one transaction.
   Status UpdateSite(const std::string& name, int64_t now_ms,
                     const std::function<void(SiteRecord*)>& change);
   // --- Partitions (frontier_partitions.cc) ---
-  // The partition of `site` under opts_.partitions.
-  size_t PartitionOf(const SiteRecord& site) const;
   // Counts a site record created by this transaction.
   void CountNewSite(const SiteRecord& site);
-  // Adds `site`'s URL counts to its partition's (the start's rebuild).
-  void CountSiteInPartition(const SiteRecord& site);
-  // Empties part_counts_ for opts_.partitions, keeping the since-start
-  // counts (popped, confirmed) of the partitions the old map also had.
-  void ResetPartitionCounts();
-  bool AtLeaseCap(const SiteRecord& site) const;
-  // Back-off (frontier_blocks.cc): whether a FAIL's status backs its site
-  // off, and the back-off itself: blocks `site` for the Retry-After or the
-  // series' next delay and counts it. A back-off reported while the site
-  // is blocked already (a fetch that began before the block) may lengthen
-  // the block but does not advance the series.
-  bool IsBackoffStatus(std::optional<int> status) const;
-  // The configured series (backoff-initial, backoff-max, ±10% jitter) that
-  // every back-off follows: a site's, and an unreachable robots.txt's.
-  policy::BackoffPolicy BackoffSeries() const;
+  // A FAIL's back-off (frontier_blocks.cc): blocks `site` for the
+  // Retry-After or the series' next delay and counts it. A back-off
+  // reported while the site is blocked already (a fetch that began before
+  // the block) may lengthen the block but does not advance the series.
   void BackOff(const FailOptions& options, int64_t now_ms, SiteRecord* site);
   // Loads `url`'s record into *rec inside `t` and sets *leased: whether it
   // is that URL's (not a fingerprint twin's) and the URL is leased. An
@@ -601,10 +527,15 @@ class FrontierImpl final : public Frontier {
   // Opens the default crawl's databases and the shared ones in env_
   // (frontier_open.cc): at Open, and again by ReopenDeadHandles.
   Status OpenDatabases();
+  // Every database the members hold (the current crawl's and the shared
+  // ones), for closing them all.
+  std::array<bdb::Database*, 8> Databases();
   // What Open builds in memory from the data: the layout check and the
   // counters, the scheduler, the robots re-checks, the sites being
   // deleted, the scope re-check.
   Status LoadState();
+  // Sites are hosts (politeness-scope host), not domains.
+  bool ByHost() const { return opts_.politeness_scope == SiteScope::kHost; }
   // A write may be committed from here: single node, or the master.
   bool IsWritable() const { return !repl_ || repl_->is_master(); }
   // Of the log files a checkpoint left unneeded (oldest first), keeps in
@@ -617,26 +548,6 @@ class FrontierImpl final : public Frontier {
   // holding the most URLs (so that LargestSites lists them after a
   // restart, before the crawl touches them).
   Status PlaceEverySite(DbTxn* t);
-  // PlaceEverySite's reader of each site's first queue key, sites asked
-  // in ascending order: a bulk scan of queue.db started at a small site's
-  // first key reads the next sites' keys with it (see NextQueueHead).
-  struct HeadWalk {
-    explicit HeadWalk(size_t buffer_bytes) : scan(buffer_bytes) {}
-    bdb::BulkScan scan;
-    bool active = false;  // scan stands at or before the next site's keys
-    bool peeked = false;  // a record read and not yet passed: peek_*
-    bool ended = false;   // scan reached the end of queue.db
-    uint64_t peek_site = 0;
-    QueuePos peek_pos;
-  };
-  // QueueHead(t, site_fp), the same answer, for a walk in site order:
-  // `queued` is the site's count of queued URLs. A site with few is read
-  // from the walk's bulk scan, stepping past the sites before it; a site
-  // with many is searched for, as QueueHead does.
-  StatusOr<std::optional<QueuePos>> NextQueueHead(DbTxn* t, uint64_t site_fp,
-                                                  uint64_t queued,
-                                                  HeadWalk* walk);
-  Status LoadTimerMin(DbTxn* t);
 
   // --- Crawls (frontier_crawls.cc; docs/design.md "Crawls") ---
   //
@@ -673,6 +584,8 @@ class FrontierImpl final : public Frontier {
                  int64_t now_ms) const;
 
   FrontierOptions opts_;
+  SitePolicy site_policy_{&opts_};  // what opts_ makes of a site record
+  UrlResolver resolver_{&opts_};    // URLs and site arguments, keyed
   // Crawls: every crawl by name, the default one included. The current
   // crawl's state is in the members below; its entry holds nothing
   // meanwhile. crawls_db_ is the registry (name -> id, and the next id).
@@ -698,22 +611,25 @@ class FrontierImpl final : public Frontier {
   // checkpoint or RetryWrites), so the backup's copy finds them all.
   bool backup_pinned_ = false;
   bdb::EnvPtr env_;  // declared before the databases: closed after them
-  bdb::Database urls_, queue_, timers_, sites_, meta_;
-  bdb::Database policy_, excluded_;  // robots.txt: policy_records.h
-  bdb::Database data_;  // per-URL values (ADD ... DATA), keyed as urls_
-  bdb::Database crawls_db_;  // the crawl registry, shared
+  // The tables the verbs compose, each owning its database (the current
+  // crawl's; docs/design.md, "Storage's parts"): U, Q (which reads the
+  // heads sched_ tracks), Qc, the site records and the robots.txt state.
   SiteScheduler sched_;
+  UrlTable urls_;
+  SiteQueues queue_{&sched_};
+  TimerTable timers_;
+  SiteTable sites_;
+  RobotsStore robots_;             // shared by every crawl
+  bdb::Database meta_, excluded_;  // excluded: robots.txt, policy_records.h
+  UrlValues values_;         // per-URL values (ADD ... DATA), keyed as urls_
+  bdb::Database crawls_db_;  // the crawl registry, shared
   SiteBlocks blocks_;  // blocked sites, for STATS (PlaceSite keeps it)
   std::mt19937_64 jitter_rng_{std::random_device{}()};  // back-off jitter
   FrontierStats stats_;
-  // Per partition (index in opts_.partitions): what PartitionInfo() gives
-  // beyond the scheduler's counts. Restored with stats_ when a transaction
-  // aborts.
-  std::vector<PartitionCounts> part_counts_{1};
-  std::vector<PartitionCounts> saved_part_counts_;  // RunWrite's copy
+  PartitionCounters part_counts_;  // PartitionInfo()'s, beside sched_'s
   // What an aborted write puts back (BeginWrite saves it).
   FrontierStats saved_stats_;
-  std::optional<int64_t> saved_timer_min_;
+  std::optional<int64_t> saved_timer_min_;  // timers_.min()
   // The pass (BeginPass .. EndPass): open, its transaction once a verb
   // wrote, and the storage error that doomed it.
   bool in_pass_ = false;
@@ -722,43 +638,10 @@ class FrontierImpl final : public Frontier {
   // bdb::HandlesDead() when ReopenDeadHandles last succeeded.
   uint64_t handles_dead_seen_ = 0;
   Status pass_error_;
-  uint32_t pass_writes_ = 0;  // RunWrite calls in the pass
-  partition::PartitionMap counted_partitions_;      // what part_counts_ is for
-  // RunWrite's transaction's cursors, one per database, opened on first
-  // use and closed before it ends. Reusing them saves Berkeley DB a
-  // cursor per call, an update of the URL record just read skips the
-  // search, and a dequeued head's successor is one step away. Other
-  // transactions (start, rollback) use the databases directly.
-  struct TxnCursors {
-    DbTxn* txn = nullptr;
-    bdb::Cursor urls, queue, timers, sites;
-    std::optional<UrlKey> urls_at;  // the key `urls` is positioned on
-  };
-  // Sets *out to `c` (one of cursors_), opened on `db`, if `t` is
-  // RunWrite's transaction; else to nullptr: use the database.
-  Status TxnCursor(DbTxn* t, bdb::Database* db, bdb::Cursor* c,
-                   bdb::Cursor** out);
-  Status CloseCursors();
-  TxnCursors cursors_;
+  uint32_t pass_writes_ = 0;          // RunWrite calls in the pass
   std::set<uint64_t> touched_sites_;  // sites placed during a transaction
-  // Queue heads the current transaction changed: the new head, or nullopt
-  // when the head was dequeued and the next one must be read from Q. Sites
-  // not listed keep the head the scheduler tracks, so only a POP of a
-  // site's head costs a Q seek.
-  std::unordered_map<uint64_t, std::optional<QueuePos>> head_changes_;
-  // Write-through cache of site records: every verb reads its site, and a
-  // crawl touches few sites at a time. Bounded; emptied when full and on
-  // any aborted transaction (it may hold the aborted writes).
-  std::unordered_map<uint64_t, SiteRecord> site_cache_;
-  // The same for policy records (POP reads its head's origin's record);
-  // written through, emptied on any aborted transaction.
-  std::unordered_map<uint64_t, PolicyRecord> policy_cache_;
-  // Sites whose URL records Tick is removing (SITE DELETE of a large
-  // site), by fingerprint, each with the urls.db key its next slice
-  // starts at. The position is not stored: after a restart the removal
-  // starts over at the site's first key (host scope) or at the first
-  // record of urls.db (domain scope).
-  std::map<uint64_t, std::string> deleting_;
+  // Sites whose URL records Tick is removing (SITE DELETE of a large site).
+  SiteTombstones tombstones_;
   uint64_t delete_site_bound_ = Frontier::kDeleteSiteMaxRecords;
   // Origins whose excluded URLs wait for a re-check (Tick works them off).
   std::set<uint64_t> rechecks_;
@@ -770,9 +653,6 @@ class FrontierImpl final : public Frontier {
   // A host's site under a scope, remembered for kDomain (the verbs' links
   // mostly share a few hosts).
   SiteNameCache site_names_;
-  std::string record_buf_;  // reused to encode the records written
-  // Site records the current transaction changed, not yet written.
-  std::unordered_map<uint64_t, SiteRecord> dirty_sites_;
   // Group commit bookkeeping: transactions committed, and how many of them
   // the last FlushLog() made durable.
   std::atomic<uint64_t> commit_seq_{0};
@@ -782,10 +662,6 @@ class FrontierImpl final : public Frontier {
   // The write failure since the last successful RetryWrites() (see
   // WriteStatus()); noted from any thread.
   WriteFailure write_failure_;
-  // A lower bound on the earliest Qc time (exact after each Tick); nullopt
-  // when Qc is empty. Removing an entry leaves it early, which only costs
-  // a Tick that finds nothing.
-  std::optional<int64_t> timer_min_;
   // WriteBehind(): when the last slice ran, and the pages written so far.
   int64_t write_behind_ms_ = 0;
   uint64_t pages_written_behind_ = 0;

@@ -4,7 +4,7 @@
 // Every item is checked before the transaction starts (a pass's
 // transaction is doomed by any error inside it, and a bad line must change
 // nothing); the valid ones are then written in one RunWrite, through the
-// same helpers the verbs use (Enqueue, AddTimer, CountMove, PlaceSite), so
+// same helpers the verbs use (Enqueue, timers_.Add, CountMove, PlaceSite), so
 // that counters, queue heads and the scheduler agree as after any verb.
 #include <algorithm>
 #include <variant>
@@ -32,7 +32,7 @@ StatusOr<std::vector<StatusOr<ImportOutcome>>> FrontierImpl::Import(
   for (size_t i = 0; i < n; ++i) {
     const ImportItem& item = batch.items[i];
     if (const ImportUrl* u = std::get_if<ImportUrl>(&item)) {
-      StatusOr<Resolved> r = Resolve(u->url, "invalid URL");
+      StatusOr<Resolved> r = resolver_.Url(u->url, "invalid URL");
       if (!r.ok()) {
         out[i] = r.status();
         continue;
@@ -50,23 +50,24 @@ StatusOr<std::vector<StatusOr<ImportOutcome>>> FrontierImpl::Import(
         continue;
       }
       if (u->data) {
-        if (Status s = CheckDataSize(*u->data); !s.ok()) {
+        if (Status s = UrlValues::CheckSize(*u->data, opts_.max_url_data);
+            !s.ok()) {
           out[i] = s;
           continue;
         }
       }
       const SiteRef site = site_names_.SiteFor(r->norm.host, r->key.host_fp,
                                                opts_.politeness_scope);
-      if (deleting_.contains(site.fp)) {
+      if (tombstones_.Holds(site.fp)) {
         out[i] = Status::InvalidArgument("its site is being deleted");
         continue;
       }
       resolved[i] = std::move(r).value();
     } else if (const ImportSite* site = std::get_if<ImportSite>(&item)) {
-      StatusOr<std::string> name = SiteNameOf(site->name);
+      StatusOr<std::string> name = resolver_.SiteName(site->name);
       if (!name.ok()) {
         out[i] = name.status();
-      } else if (deleting_.contains(Fingerprint(*name))) {
+      } else if (tombstones_.Holds(Fingerprint(*name))) {
         out[i] = Status::InvalidArgument("site '" + *name +
                                          "' is being deleted");
       } else if (*name != site->name) {
@@ -77,7 +78,7 @@ StatusOr<std::vector<StatusOr<ImportOutcome>>> FrontierImpl::Import(
       }
     } else {
       const ImportRobots& p = std::get<ImportRobots>(item);
-      StatusOr<Resolved> r = Resolve(p.origin + "/", "invalid origin");
+      StatusOr<Resolved> r = resolver_.Url(p.origin + "/", "invalid origin");
       if (!r.ok()) {
         out[i] = r.status();
       } else if (OriginOf(r->norm) != p.origin) {
@@ -126,7 +127,7 @@ Status FrontierImpl::ImportUrlRecord(DbTxn* t, const ImportUrl& in,
                                               opts_.politeness_scope);
   const uint64_t site_fp = site_of.fp;
   SiteRecord site;
-  s = LoadSite(t, site_fp, &site);
+  s = sites_.Load(t, site_fp, &site);
   const bool new_site = s.IsNotFound();
   if (!s.ok() && !new_site) return s;
   if (new_site) site.name.assign(site_of.name);
@@ -150,17 +151,17 @@ Status FrontierImpl::ImportUrlRecord(DbTxn* t, const ImportUrl& in,
     s = Enqueue(t, url.key, &rec, &site);
   } else if (IsScheduled(in.state)) {
     rec.due_ms = in.due_ms;
-    s = AddTimer(t, in.due_ms, url.key);
+    s = timers_.Add(t, in.due_ms, url.key);
   } else if (in.state == StoredState::kExcluded) {
     s = excluded_.Put(
         t, EncodeExcludedKey(Fingerprint(OriginOf(url.norm)), url.key), "");
   }
-  if (s.ok() && in.data) s = SetData(t, url.key, &rec, in.data);
-  if (s.ok()) s = StoreUrl(t, url.key, rec);
+  if (s.ok() && in.data) s = values_.Set(t, url.key, &rec, in.data);
+  if (s.ok()) s = urls_.Store(t, url.key, rec);
   if (!s.ok()) return s;
   site.urls++;
   CountMove(&site, std::nullopt, rec.state);
-  StoreSite(site_fp, site);
+  sites_.Store(site_fp, site);
   s = PlaceSite(t, site_fp, site, now_ms);
   if (!s.ok()) return s;
   if (new_site) CountNewSite(site);
@@ -173,7 +174,7 @@ Status FrontierImpl::ImportSiteRecord(DbTxn* t, const ImportSite& in,
                                       int64_t now_ms) {
   const uint64_t site_fp = Fingerprint(in.name);
   SiteRecord site;
-  Status s = LoadSite(t, site_fp, &site);
+  Status s = sites_.Load(t, site_fp, &site);
   const bool new_site = s.IsNotFound();
   if (!s.ok() && !new_site) return s;
   if (new_site) site.name = in.name;
@@ -184,7 +185,7 @@ Status FrontierImpl::ImportSiteRecord(DbTxn* t, const ImportSite& in,
   site.max_urls = in.max_urls;
   site.robots_delay_ms = in.robots_delay_ms;
   site.adaptive_delay_ms = in.adaptive_delay_ms;
-  StoreSite(site_fp, site);
+  sites_.Store(site_fp, site);
   s = PlaceSite(t, site_fp, site, now_ms);
   if (s.ok() && new_site) CountNewSite(site);
   return s;
@@ -194,7 +195,7 @@ Status FrontierImpl::ImportPolicy(DbTxn* t, const ImportRobots& in,
                                   ImportOutcome* out) {
   const uint64_t origin_fp = Fingerprint(in.origin);
   PolicyRecord rec;
-  Status s = LoadPolicy(t, origin_fp, &rec);
+  Status s = robots_.Load(t, origin_fp, &rec);
   if (s.ok()) {
     *out = ImportOutcome::kKept;
     return Status::OK();
@@ -210,7 +211,7 @@ Status FrontierImpl::ImportPolicy(DbTxn* t, const ImportRobots& in,
   rec.recheck_started = false;
   rec.recheck_after = UrlKey();
   *out = ImportOutcome::kApplied;
-  return StorePolicy(t, origin_fp, rec);
+  return robots_.Store(t, origin_fp, rec);
 }
 
 }  // namespace frontier

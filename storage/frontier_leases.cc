@@ -20,7 +20,7 @@ Status FrontierImpl::Requeue(DbTxn* t, const UrlKey& key, UrlRecord* rec,
   if (delay_ms <= 0) return Enqueue(t, key, rec, site);
   rec->state = StoredState::kScheduledRetry;
   rec->due_ms = now_ms + delay_ms;
-  return AddTimer(t, rec->due_ms, key);
+  return timers_.Add(t, rec->due_ms, key);
 }
 
 StatusOr<bool> FrontierImpl::Extend(std::string_view url, int64_t lease_ms,
@@ -28,7 +28,7 @@ StatusOr<bool> FrontierImpl::Extend(std::string_view url, int64_t lease_ms,
   if (lease_ms <= 0) {
     return Status::InvalidArgument("a lease must last more than 0 seconds");
   }
-  StatusOr<Resolved> target = Resolve(url, "invalid URL");
+  StatusOr<Resolved> target = resolver_.Url(url, "invalid URL");
   if (!target.ok()) return target.status();
   const UrlKey& key = target->key;
   bool extended = false;
@@ -38,11 +38,11 @@ StatusOr<bool> FrontierImpl::Extend(std::string_view url, int64_t lease_ms,
     Status ls = LoadLeased(t, *target, &rec, &leased);
     if (!ls.ok() || !leased) return ls;
     // The lease's Qc entry is its deadline: move it.
-    ls = RemoveTimer(t, rec.due_ms, key);
+    ls = timers_.Remove(t, rec.due_ms, key);
     if (!ls.ok()) return ls;
     rec.due_ms = now_ms + lease_ms;
-    ls = AddTimer(t, rec.due_ms, key);
-    if (ls.ok()) ls = StoreUrl(t, key, rec);
+    ls = timers_.Add(t, rec.due_ms, key);
+    if (ls.ok()) ls = urls_.Store(t, key, rec);
     if (!ls.ok()) return ls;
     extended = true;
     return Status::OK();
@@ -56,7 +56,7 @@ StatusOr<bool> FrontierImpl::Release(std::string_view url, int64_t delay_ms,
   if (delay_ms < 0) {
     return Status::InvalidArgument("a release delay must be 0 or more seconds");
   }
-  StatusOr<Resolved> target = Resolve(url, "invalid URL");
+  StatusOr<Resolved> target = resolver_.Url(url, "invalid URL");
   if (!target.ok()) return target.status();
   const UrlKey& key = target->key;
   bool released = false;
@@ -66,14 +66,14 @@ StatusOr<bool> FrontierImpl::Release(std::string_view url, int64_t delay_ms,
     Status ls = LoadLeased(t, *target, &rec, &leased);
     if (!ls.ok() || !leased) return ls;
     SiteRecord site;
-    ls = LoadSite(t, rec.site_fp, &site);
+    ls = sites_.Load(t, rec.site_fp, &site);
     if (ls.ok()) ls = EndLease(t, key, rec, &site);
     if (ls.ok()) ls = Requeue(t, key, &rec, &site, delay_ms, now_ms);
-    if (ls.ok()) ls = StoreUrl(t, key, rec);
+    if (ls.ok()) ls = urls_.Store(t, key, rec);
     if (!ls.ok()) return ls;
     // Not a fetch: the attempts and the site's next-allowed time stay.
     CountMove(&site, StoredState::kLeased, rec.state);
-    StoreSite(rec.site_fp, site);
+    sites_.Store(rec.site_fp, site);
     ls = PlaceSite(t, rec.site_fp, site, now_ms);
     if (!ls.ok()) return ls;
     released = true;

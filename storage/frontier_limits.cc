@@ -1,8 +1,8 @@
 // FrontierImpl: the two hold-backs URL Frontier's API asks for
 // (docs/urlfrontier.md): a site's cap on done URLs (SetCrawlLimit, SITE
-// CRAWLLIMIT), kept in the site record and applied by PlacementOf(), and
-// the node-wide pause of hand-outs (SetActive, PAUSE), kept in the
-// default crawl's meta.db.
+// CRAWLLIMIT), kept in the site record and applied by
+// SitePolicy::PlacementOf(), and the node-wide pause of hand-outs
+// (SetActive, PAUSE), kept in the default crawl's meta.db.
 #include "storage/frontier_impl.h"
 
 namespace frontier {
@@ -13,7 +13,7 @@ constexpr std::string_view kPausedKey = "paused";
 
 Status FrontierImpl::SetSiteDoneLimit(std::string_view site_arg, uint64_t limit,
                                       int64_t now_ms) {
-  StatusOr<std::string> name = SiteNameOf(site_arg);
+  StatusOr<std::string> name = resolver_.SiteName(site_arg);
   if (!name.ok()) return name.status();
   // UpdateSite places the site again: at its cap it leaves the ready and
   // waiting sites, under it (or with none) it comes back.

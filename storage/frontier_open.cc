@@ -188,18 +188,23 @@ Status FrontierImpl::OpenEnvironment(int64_t start) {
   return s;
 }
 
+std::array<bdb::Database*, 8> FrontierImpl::Databases() {
+  return {&urls_.db(), &queue_.db(),  &timers_.db(), &sites_.db(),
+          &meta_,      &robots_.db(), &excluded_,    &values_.db()};
+}
+
 Status FrontierImpl::OpenDatabases() {
   DbEnv* env = env_.get();
-  Status s = urls_.Open(env, "urls.db", 8192);
-  if (s.ok()) s = queue_.Open(env, "queue.db", 0);
-  if (s.ok()) s = timers_.Open(env, "timers.db", 0);
-  if (s.ok()) s = sites_.Open(env, "sites.db", 0);
+  Status s = urls_.db().Open(env, "urls.db", 8192);
+  if (s.ok()) s = queue_.db().Open(env, "queue.db", 0);
+  if (s.ok()) s = timers_.db().Open(env, "timers.db", 0);
+  if (s.ok()) s = sites_.db().Open(env, "sites.db", 0);
   if (s.ok()) s = meta_.Open(env, "meta.db", 0);
   // robots.txt state: created on the first start of a version that has it.
-  if (s.ok()) s = policy_.Open(env, "policy.db", 0);
+  if (s.ok()) s = robots_.db().Open(env, "policy.db", 0);
   if (s.ok()) s = excluded_.Open(env, "excluded.db", 0);
   // Per-URL values: created on the first start of a version that has them.
-  if (s.ok()) s = data_.Open(env, "data.db", 8192);
+  if (s.ok()) s = values_.db().Open(env, "data.db", 8192);
   return s;
 }
 
@@ -207,7 +212,7 @@ Status FrontierImpl::LoadState() {
   Status s = CheckLayout();
   if (s.ok()) s = RebuildScheduler();
   if (s.ok()) s = LoadRechecks();
-  if (s.ok()) s = LoadDeleting();
+  if (s.ok()) s = tombstones_.Load(&meta_, ByHost());
   if (s.ok()) s = LoadScopeRecheck();
   if (s.ok()) s = LoadPaused();
   return s;
@@ -262,32 +267,14 @@ Status FrontierImpl::CheckLayout() {
   return Status::OK();
 }
 
-Status FrontierImpl::LoadTimerMin(DbTxn* t) {
-  bdb::Cursor cursor;
-  Status s = cursor.Open(&timers_, t);
-  if (!s.ok()) return s;
-  std::string key;
-  s = cursor.First(&key, nullptr);
-  timer_min_.reset();
-  if (s.IsNotFound()) return Status::OK();
-  if (!s.ok()) return s;
-  int64_t due_ms = 0;
-  UrlKey url;
-  if (!DecodeTimerKey(key, &due_ms, &url)) {
-    return Status::Corruption("undecodable timer key");
-  }
-  timer_min_ = due_ms;
-  return Status::OK();
-}
-
 Status FrontierImpl::RebuildScheduler() {
   // One pass over the sites (not the URLs): O(sites) at start.
   sched_.Reset(opts_.partitions.size());
   blocks_.Clear();
-  ResetPartitionCounts();
-  ResetPerTransaction(&head_changes_);
-  site_cache_.clear();
-  policy_cache_.clear();
+  part_counts_.Reset(opts_.partitions);
+  queue_.ResetHeadChanges();
+  sites_.ClearCache();
+  robots_.ClearCache();
   FrontierStats counted;  // state counters from zero, cumulative ones kept
   KeepCumulativeCounters(stats_, &counted);
   stats_ = counted;
@@ -295,73 +282,22 @@ Status FrontierImpl::RebuildScheduler() {
   Status s = txn.Begin(env_.get());
   if (!s.ok()) return s;
   // The heads of sites with many URLs queued are searched for through the
-  // transaction's queue cursor (QueueHead): one cursor for the whole pass
-  // instead of one opened and closed per site.
-  cursors_.txn = txn.get();
+  // transaction's queue cursor (SiteQueues::ReadHead): one cursor for the
+  // whole pass instead of one opened and closed per site.
+  BindCursors(txn.get());
   s = PlaceEverySite(txn.get());
   Status closed = CloseCursors();
   if (s.ok()) s = closed;
   touched_sites_.clear();
-  ResetPerTransaction(&head_changes_);
+  queue_.ResetHeadChanges();
   if (!s.ok()) return s;  // txn's destructor aborts it
   return txn.Commit();
 }
 
-// Most of a large crawl's sites have few URLs queued. A search from the
-// root costs about 5,600 instructions and a plain DB_NEXT about 2,000; a
-// record of a bulk batch costs tens. So a site with up to kMaxSpan URLs
-// queued is read from the walk's scan, which passes at most that many
-// records of the site before it; a larger one is searched for, and the
-// scan starts again after it (docs/performance.md, "Where a start's time
-// goes").
-constexpr uint64_t kMaxSpan = 32;
-constexpr size_t kHeadWalkBuffer = 16 << 10;
-
-StatusOr<std::optional<QueuePos>> FrontierImpl::NextQueueHead(
-    DbTxn* t, uint64_t site_fp, uint64_t queued, HeadWalk* walk) {
-  if (queued > kMaxSpan) {
-    walk->active = false;
-    return QueueHead(t, site_fp);
-  }
-  uint64_t passed = 0;
-  for (;;) {
-    if (!walk->active) {
-      walk->scan.Seek(QueueSitePrefix(site_fp));
-      walk->active = true;
-      walk->peeked = false;
-      walk->ended = false;
-      passed = 0;
-    }
-    if (!walk->peeked) {
-      if (walk->ended) return std::optional<QueuePos>();
-      std::string_view key, value;
-      Status s = walk->scan.Next(&key, &value);
-      if (s.IsNotFound()) {
-        walk->ended = true;
-        return std::optional<QueuePos>();
-      }
-      if (!s.ok()) return s;
-      if (!DecodeQueueKey(key, &walk->peek_site, &walk->peek_pos)) {
-        return Status::Corruption("undecodable queue key");
-      }
-      walk->peeked = true;
-    }
-    if (walk->peek_site > site_fp) return std::optional<QueuePos>();
-    if (walk->peek_site == site_fp) {
-      walk->peeked = false;  // the next site's read passes this one's URLs
-      return std::optional<QueuePos>(walk->peek_pos);
-    }
-    walk->peeked = false;  // a URL of a site before this one
-    // More records before this site than the last one had queued (counts
-    // and queue disagree): search instead of reading on.
-    if (++passed > 2 * kMaxSpan + 1) walk->active = false;
-  }
-}
-
 Status FrontierImpl::PlaceEverySite(DbTxn* t) {
   Status s;
-  HeadWalk walk(kHeadWalkBuffer);
-  s = walk.scan.Open(&queue_, t);  // closed by its destructor, before t ends
+  SiteQueues::HeadWalk walk;
+  s = walk.Open(&queue_, t);  // closed by its destructor, before t ends
   if (!s.ok()) return s;
   // A min-heap of the sites holding the most URLs, cached at the end.
   using Held = std::pair<uint64_t, uint64_t>;  // (urls, site_fp)
@@ -375,7 +311,7 @@ Status FrontierImpl::PlaceEverySite(DbTxn* t) {
                : 0;
   {
     bdb::BulkScan scan;
-    s = scan.Open(&sites_, t);
+    s = scan.Open(&sites_.db(), t);
     std::string_view key, value;
     if (s.ok()) s = scan.Next(&key, &value);
     while (s.ok()) {
@@ -394,16 +330,16 @@ Status FrontierImpl::PlaceEverySite(DbTxn* t) {
       blocks_.Set(site_fp, site.block_until_ms);
       if (gate_on_) GateSet(site_fp, site, gate_now_ms);
       stats_.excluded += site.excluded;
-      CountSiteInPartition(site);
+      part_counts_.AddSite(site_policy_.PartitionOf(site), site);
       if (site.queued > 0 || site.leases > 0) {
         // Not PlaceSite(): its per-transaction bookkeeping (touched sites,
         // head changes) would grow to a million entries here for nothing.
-        SiteScheduler::Placement p = PlacementOf(site);
+        SiteScheduler::Placement p = site_policy_.PlacementOf(site);
         if (site.queued > 0 && site.head) {
           p.head = site.head;  // stored with the record: no read of Q
         } else if (site.queued > 0) {
           StatusOr<std::optional<QueuePos>> head =
-              NextQueueHead(t, site_fp, site.queued, &walk);
+              queue_.NextHead(t, site_fp, site.queued, &walk);
           if (!head.ok()) return head.status();
           p.head = *head;
         }
@@ -425,8 +361,10 @@ Status FrontierImpl::PlaceEverySite(DbTxn* t) {
     s = scan.Close();
     if (!s.ok()) return s;
   }
-  for (auto& [held, site] : largest) site_cache_[held.second] = std::move(site);
-  return LoadTimerMin(t);
+  for (auto& [held, site] : largest) {
+    sites_.Remember(held.second, std::move(site));
+  }
+  return timers_.LoadMin(t);
 }
 
 uint64_t FrontierImpl::DataBytes() const {
@@ -491,9 +429,7 @@ Status FrontierImpl::Close(bool skip_checkpoint) {
   }
   file_syncer_.reset();
   if (Status s = CloseCrawls(/*sync=*/true); result.ok()) result = s;
-  for (bdb::Database* db :
-       {&urls_, &queue_, &timers_, &sites_, &meta_, &policy_, &excluded_,
-        &data_}) {
+  for (bdb::Database* db : Databases()) {
     Status s = db->Close();
     if (result.ok()) result = s;
   }

@@ -4,35 +4,9 @@
 
 namespace frontier {
 
-size_t FrontierImpl::PartitionOf(const SiteRecord& site) const {
-  return opts_.partitions.Match(site.name);
-}
-
 void FrontierImpl::CountNewSite(const SiteRecord& site) {
   stats_.sites++;
-  part_counts_[PartitionOf(site)].sites++;
-}
-
-void FrontierImpl::CountSiteInPartition(const SiteRecord& site) {
-  PartitionCounts& c = part_counts_[PartitionOf(site)];
-  c.sites++;
-  c.queued += site.queued;
-  c.leased += site.leases;
-  c.done += site.done;
-}
-
-void FrontierImpl::ResetPartitionCounts() {
-  const partition::PartitionMap& previous = counted_partitions_;
-  std::vector<PartitionCounts> counts(opts_.partitions.size());
-  for (size_t i = 0; i < counts.size(); ++i) {
-    std::optional<size_t> old = previous.Find(opts_.partitions.name(i));
-    if (old && *old < part_counts_.size()) {
-      counts[i].popped = part_counts_[*old].popped;
-      counts[i].confirmed = part_counts_[*old].confirmed;
-    }
-  }
-  part_counts_ = std::move(counts);
-  counted_partitions_ = opts_.partitions;
+  part_counts_[site_policy_.PartitionOf(site)].sites++;
 }
 
 StatusOr<std::vector<std::string>> FrontierImpl::PopPartition(size_t partition,
@@ -55,7 +29,7 @@ PartitionStats FrontierImpl::PartitionInfo(size_t partition) const {
   if (partition >= part_counts_.size() || partition >= sched_.partitions()) {
     return s;
   }
-  const PartitionCounts& c = part_counts_[partition];
+  const PartitionCounts& c = part_counts_.at(partition);
   s.sites = c.sites;
   s.ready_sites = sched_.ready_count_in(partition);
   s.queued = c.queued;

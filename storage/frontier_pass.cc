@@ -32,13 +32,13 @@ Status FrontierImpl::BeginWrite(bdb::Txn* txn) {
   // First: it may rebuild the state saved below.
   Status s = CheckWritable();
   saved_stats_ = stats_;
-  saved_part_counts_ = part_counts_;  // assigned: no allocation per call
-  saved_timer_min_ = timer_min_;
+  part_counts_.Save();
+  saved_timer_min_ = timers_.min();
   touched_sites_.clear();
-  ResetPerTransaction(&head_changes_);
-  ResetPerTransaction(&dirty_sites_);
+  queue_.ResetHeadChanges();
+  sites_.DropDirty();
   if (s.ok()) s = txn->Begin(env_.get());
-  if (s.ok()) cursors_.txn = txn->get();
+  if (s.ok()) BindCursors(txn->get());
   return s;
 }
 
@@ -46,7 +46,7 @@ Status FrontierImpl::FinishWrite(bdb::Txn* txn, Status s) {
   // The counters are not written here: the state counts are the sums of
   // the site records' and the cumulative ones are saved at checkpoints.
   if (s.ok() && txn->get() != nullptr) s = WriteDirtySites(txn->get());
-  ResetPerTransaction(&dirty_sites_);
+  sites_.DropDirty();
   Status closed = CloseCursors();
   if (s.ok()) s = closed;
   // With replication the commit waits for a quorum's acknowledgements;
@@ -66,7 +66,7 @@ Status FrontierImpl::FinishWrite(bdb::Txn* txn, Status s) {
   } else {
     txn->Abort();
   }
-  ResetPerTransaction(&head_changes_);
+  queue_.ResetHeadChanges();
   if (s.ok()) {
     const uint64_t seq =
         commit_seq_.fetch_add(1, std::memory_order_release) + 1;
@@ -76,22 +76,22 @@ Status FrontierImpl::FinishWrite(bdb::Txn* txn, Status s) {
     // The scheduler, counters and site cache ran ahead of a transaction
     // that did not happen: put them back to what the disk says.
     stats_ = saved_stats_;
-    part_counts_.swap(saved_part_counts_);
-    timer_min_ = saved_timer_min_;
-    site_cache_.clear();
-    policy_cache_.clear();
+    part_counts_.Restore();
+    timers_.set_min(saved_timer_min_);
+    sites_.ClearCache();
+    robots_.ClearCache();
     const std::set<uint64_t> touched = std::move(touched_sites_);
     for (uint64_t site_fp : touched) {
       sched_.Remove(site_fp);  // forget its head: re-read it from Q
       SiteRecord site;
-      Status ls = LoadSite(nullptr, site_fp, &site);
+      Status ls = sites_.Load(nullptr, site_fp, &site);
       if (ls.ok()) ls = PlaceSite(nullptr, site_fp, site, 0);
       if (!ls.ok()) {
         sched_.Remove(site_fp);
         blocks_.Set(site_fp, 0);
       }
     }
-    ResetPerTransaction(&head_changes_);
+    queue_.ResetHeadChanges();
   }
   touched_sites_.clear();
   // Committed here (memory agrees), but not known to survive a failover.
@@ -156,7 +156,6 @@ Status FrontierImpl::EndOpenPass() {
 Status FrontierImpl::WritePassSites() {
   if (!pass_txn_open_ || !pass_error_.ok()) return Status::OK();
   Status s = WriteDirtySites(pass_txn_.get());
-  ResetPerTransaction(&dirty_sites_);
   if (!s.ok()) pass_error_ = s;
   return s;
 }

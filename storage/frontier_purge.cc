@@ -10,7 +10,7 @@ namespace frontier {
 Status FrontierImpl::PurgeOne(DbTxn* t, const UrlKey& key, UrlRecord* rec,
                               int64_t now_ms) {
   SiteRecord site;
-  Status s = LoadSite(t, rec->site_fp, &site);
+  Status s = sites_.Load(t, rec->site_fp, &site);
   if (!s.ok()) return s;
   switch (rec->state) {
     case StoredState::kQueued:
@@ -21,7 +21,7 @@ Status FrontierImpl::PurgeOne(DbTxn* t, const UrlKey& key, UrlRecord* rec,
       break;
     case StoredState::kScheduledRetry:
     case StoredState::kScheduledRecrawl:
-      s = RemoveTimer(t, rec->due_ms, key);
+      s = timers_.Remove(t, rec->due_ms, key);
       break;
     case StoredState::kDone:
     case StoredState::kDead:
@@ -32,12 +32,12 @@ Status FrontierImpl::PurgeOne(DbTxn* t, const UrlKey& key, UrlRecord* rec,
   }
   // An entry already gone is no error, as for SITE DELETE: the URL goes.
   if (s.IsNotFound()) s = Status::OK();
-  if (s.ok()) s = SetData(t, key, rec, std::nullopt);
+  if (s.ok()) s = values_.Set(t, key, rec, std::nullopt);
   if (!s.ok()) return s;
   CountMove(&site, rec->state, std::nullopt);
   if (site.urls > 0) site.urls--;
   if (stats_.urls > 0) stats_.urls--;
-  StoreSite(rec->site_fp, site);
+  sites_.Store(rec->site_fp, site);
   return PlaceSite(t, rec->site_fp, site, now_ms);
 }
 

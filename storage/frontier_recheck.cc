@@ -98,7 +98,7 @@ Status FrontierImpl::StartRecheck(DbTxn* t, uint64_t origin_fp, PolicyRecord* p,
   p->recheck = false;
   p->recheck_started = false;
   p->recheck_after = UrlKey();
-  s = StorePolicy(t, origin_fp, *p);
+  s = robots_.Store(t, origin_fp, *p);
   if (!s.ok() || !rechecks_.contains(origin_fp)) return s;
   uint64_t requeued = 0;
   return RecheckExcluded(t, origin_fp, p->rules, kRecheckBatch, now_ms,
@@ -164,12 +164,12 @@ Status FrontierImpl::RecheckExcluded(DbTxn* t, uint64_t origin_fp,
       }
       if (!stale && *allowed) {
         SiteRecord site;
-        s = LoadSite(t, rec.site_fp, &site);
+        s = sites_.Load(t, rec.site_fp, &site);
         if (s.ok()) s = Enqueue(t, url_key, &rec, &site);
-        if (s.ok()) s = StoreUrl(t, url_key, rec);
+        if (s.ok()) s = urls_.Store(t, url_key, rec);
         if (!s.ok()) return s;
         CountMove(&site, StoredState::kExcluded, StoredState::kQueued);
-        StoreSite(rec.site_fp, site);
+        sites_.Store(rec.site_fp, site);
         s = PlaceSite(t, rec.site_fp, site, now_ms);
         if (!s.ok()) return s;
         ++*requeued;
@@ -194,7 +194,7 @@ Status FrontierImpl::TickRechecks(int64_t now_ms, TickResult* result) {
   Status s = RunWrite([&](DbTxn* t) {
     requeued = 0;
     PolicyRecord p;
-    Status ls = LoadPolicy(t, origin_fp, &p);
+    Status ls = robots_.Load(t, origin_fp, &p);
     if (ls.IsNotFound()) {
       // The origin's site was deleted: nothing of it to re-check.
       rechecks_.erase(origin_fp);
@@ -237,7 +237,7 @@ Status FrontierImpl::MarkLegacyRechecks() {
   std::vector<uint64_t> pending;
   {
     bdb::Cursor cursor;
-    Status s = cursor.Open(&policy_, nullptr);
+    Status s = cursor.Open(&robots_.db(), nullptr);
     std::string key, value;
     if (s.ok()) s = cursor.First(&key, &value);
     while (s.ok()) {
@@ -257,13 +257,13 @@ Status FrontierImpl::MarkLegacyRechecks() {
   return RunWrite([&](DbTxn* t) {
     for (uint64_t origin_fp : pending) {
       PolicyRecord p;
-      Status s = LoadPolicy(t, origin_fp, &p);
+      Status s = robots_.Load(t, origin_fp, &p);
       if (s.ok()) s = MarkRechecks(t, origin_fp);
       if (!s.ok()) return s;
       p.recheck = false;
       p.recheck_started = false;
       p.recheck_after = UrlKey();
-      s = StorePolicy(t, origin_fp, p);
+      s = robots_.Store(t, origin_fp, p);
       if (!s.ok()) return s;
     }
     return Status::OK();

@@ -20,9 +20,7 @@ void FrontierImpl::CloseEnvironment() {
   if (env_) (void)env_->set_flags(DB_PANIC_ENVIRONMENT, 0);
   file_syncer_.reset();
   (void)CloseCrawls(/*sync=*/false);
-  for (bdb::Database* db :
-       {&urls_, &queue_, &timers_, &sites_, &meta_, &policy_, &excluded_,
-        &data_}) {
+  for (bdb::Database* db : Databases()) {
     (void)db->CloseWithoutSync();
   }
   env_.reset();

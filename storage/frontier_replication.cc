@@ -127,9 +127,7 @@ StatusOr<bool> FrontierImpl::ReopenDeadHandles() {
   const std::string crawl = crawl_name_;
   (void)CloseCursors();
   (void)CloseCrawls(/*sync=*/false);
-  for (bdb::Database* db :
-       {&urls_, &queue_, &timers_, &sites_, &meta_, &policy_, &excluded_,
-        &data_}) {
+  for (bdb::Database* db : Databases()) {
     (void)db->CloseWithoutSync();
   }
   Status s = OpenDatabases();

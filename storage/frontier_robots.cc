@@ -20,7 +20,6 @@ namespace {
 // position of a site's queue in either order.
 constexpr uint16_t kRobotsDepth = 0;
 constexpr uint16_t kRobotsPriority = 0;
-constexpr size_t kPolicyCacheMax = 1 << 16;
 constexpr std::string_view kRobotsPath = "/robots.txt";
 
 bool FreshRules(const PolicyRecord& p, int64_t now_ms) {
@@ -29,42 +28,6 @@ bool FreshRules(const PolicyRecord& p, int64_t now_ms) {
 }
 
 }  // namespace
-
-Status FrontierImpl::LoadPolicy(DbTxn* t, uint64_t origin_fp,
-                                PolicyRecord* rec) {
-  if (auto it = policy_cache_.find(origin_fp); it != policy_cache_.end()) {
-    *rec = it->second;
-    return Status::OK();
-  }
-  std::string value;
-  Status s = policy_.Get(t, EncodePolicyKey(origin_fp), &value);
-  if (!s.ok()) return s;
-  if (!DecodePolicyRecord(value, rec)) {
-    return Status::Corruption("undecodable robots policy record");
-  }
-  if (policy_cache_.size() >= kPolicyCacheMax) policy_cache_.clear();
-  policy_cache_[origin_fp] = *rec;
-  return Status::OK();
-}
-
-Status FrontierImpl::LoadOrNewPolicy(DbTxn* t, std::string_view origin,
-                                     uint64_t origin_fp, PolicyRecord* rec) {
-  Status s = LoadPolicy(t, origin_fp, rec);
-  if (!s.IsNotFound()) return s;
-  *rec = PolicyRecord();
-  rec->origin.assign(origin);
-  return Status::OK();
-}
-
-Status FrontierImpl::StorePolicy(DbTxn* t, uint64_t origin_fp,
-                                 const PolicyRecord& rec) {
-  Status s = policy_.Put(t, EncodePolicyKey(origin_fp), EncodePolicyRecord(rec));
-  if (!s.ok()) return s;
-  // RunWrite empties the cache if the transaction aborts.
-  if (policy_cache_.size() >= kPolicyCacheMax) policy_cache_.clear();
-  policy_cache_[origin_fp] = rec;
-  return Status::OK();
-}
 
 bool FrontierImpl::IsRobotsFetch(const UrlRecord& rec) const {
   if (rec.depth == kRobotsDepth) return true;
@@ -79,7 +42,7 @@ Status FrontierImpl::GateHead(DbTxn* t, uint64_t site_fp, const UrlKey& key,
   if (origin.empty()) return Status::OK();
   const uint64_t origin_fp = Fingerprint(origin);
   PolicyRecord p;
-  Status s = LoadPolicy(t, origin_fp, &p);
+  Status s = robots_.Load(t, origin_fp, &p);
   const bool found = s.ok();
   if (!found && !s.IsNotFound()) return s;
 
@@ -117,7 +80,7 @@ Status FrontierImpl::GateHead(DbTxn* t, uint64_t site_fp, const UrlKey& key,
       // Crawls share the site: this crawl's fetch holds it for the
       // origin's Crawl-delay too, whichever crawl stored the rules (the
       // record of the crawl that did has it already).
-      if (gate_on_) return AdoptCrawlDelay(rules, site);
+      if (gate_on_) return site_policy_.AdoptCrawlDelay(rules, site);
       return Status::OK();
     }
     // Disallowed: out of the queue, into the origin's excluded index.
@@ -126,11 +89,11 @@ Status FrontierImpl::GateHead(DbTxn* t, uint64_t site_fp, const UrlKey& key,
     if (!s.ok()) return s;
     rec->state = StoredState::kExcluded;
     rec->due_ms = 0;
-    s = StoreUrl(t, key, *rec);
+    s = urls_.Store(t, key, *rec);
     if (s.ok()) s = excluded_.Put(t, EncodeExcludedKey(origin_fp, key), "");
     if (!s.ok()) return s;
     CountMove(site, StoredState::kQueued, StoredState::kExcluded);
-    StoreSite(site_fp, *site);
+    sites_.Store(site_fp, *site);
     return PlaceSite(t, site_fp, *site, now_ms);
   }
   // Nothing of this origin may go until its robots.txt is in: the site
@@ -138,7 +101,7 @@ Status FrontierImpl::GateHead(DbTxn* t, uint64_t site_fp, const UrlKey& key,
   *held = true;
   site->next_allowed_ms =
       std::max({site->next_allowed_ms, wait_until, now_ms + 1});
-  StoreSite(site_fp, *site);
+  sites_.Store(site_fp, *site);
   return PlaceSite(t, site_fp, *site, now_ms);
 }
 
@@ -150,7 +113,7 @@ Status FrontierImpl::GateRobotsFetch(DbTxn* t, uint64_t site_fp,
   const std::string origin = OriginOf(rec->url);
   if (origin.empty()) return Status::OK();
   PolicyRecord p;
-  Status s = LoadPolicy(t, Fingerprint(origin), &p);
+  Status s = robots_.Load(t, Fingerprint(origin), &p);
   if (s.IsNotFound()) return Status::OK();  // nobody fetched it yet
   if (!s.ok()) return s;
   if (FreshRules(p, now_ms)) {
@@ -161,10 +124,10 @@ Status FrontierImpl::GateRobotsFetch(DbTxn* t, uint64_t site_fp,
     if (!s.ok()) return s;
     rec->state = StoredState::kDone;
     rec->due_ms = 0;
-    s = StoreUrl(t, key, *rec);
+    s = urls_.Store(t, key, *rec);
     if (!s.ok()) return s;
     CountMove(site, StoredState::kQueued, StoredState::kDone);
-    StoreSite(site_fp, *site);
+    sites_.Store(site_fp, *site);
     return PlaceSite(t, site_fp, *site, now_ms);
   }
   const bool busy = (p.state == RobotsState::kFetching ||
@@ -179,7 +142,7 @@ Status FrontierImpl::GateRobotsFetch(DbTxn* t, uint64_t site_fp,
           ? std::min(p.until_ms, now_ms + HostGate::kRecheckMs)
           : p.until_ms;
   site->next_allowed_ms = std::max(site->next_allowed_ms, until);
-  StoreSite(site_fp, *site);
+  sites_.Store(site_fp, *site);
   return PlaceSite(t, site_fp, *site, now_ms);
 }
 
@@ -188,8 +151,8 @@ Status FrontierImpl::QueueRobotsFetch(DbTxn* t, std::string_view origin,
                                       int64_t now_ms,
                                       std::optional<int64_t>* busy_until) {
   busy_until->reset();
-  StatusOr<Resolved> target =
-      Resolve(std::string(origin) + std::string(kRobotsPath), "invalid URL");
+  StatusOr<Resolved> target = resolver_.Url(
+      std::string(origin) + std::string(kRobotsPath), "invalid URL");
   if (!target.ok()) return Status::Corruption(target.status().message());
   const UrlKey& key = target->key;
   UrlRecord rec;
@@ -221,10 +184,10 @@ Status FrontierImpl::QueueRobotsFetch(DbTxn* t, std::string_view origin,
   rec.priority = kRobotsPriority;
   rec.attempts = 0;
   s = Enqueue(t, key, &rec, site);
-  if (s.ok()) s = StoreUrl(t, key, rec);
+  if (s.ok()) s = urls_.Store(t, key, rec);
   if (!s.ok()) return s;
   CountMove(site, from, StoredState::kQueued);
-  StoreSite(site_fp, *site);
+  sites_.Store(site_fp, *site);
   return PlaceSite(t, site_fp, *site, now_ms);
 }
 
@@ -232,11 +195,11 @@ Status FrontierImpl::NoteRobotsLeased(DbTxn* t, const UrlRecord& rec) {
   const std::string origin = OriginOf(rec.url);
   const uint64_t origin_fp = Fingerprint(origin);
   PolicyRecord p;
-  Status s = LoadOrNewPolicy(t, origin, origin_fp, &p);
+  Status s = robots_.LoadOrNew(t, origin, origin_fp, &p);
   if (!s.ok()) return s;
   p.state = RobotsState::kFetching;
   p.until_ms = rec.due_ms;
-  return StorePolicy(t, origin_fp, p);
+  return robots_.Store(t, origin_fp, p);
 }
 
 Status FrontierImpl::ApplyRobotsReport(DbTxn* t, uint64_t origin_fp,
@@ -257,9 +220,10 @@ Status FrontierImpl::ApplyRobotsReport(DbTxn* t, uint64_t origin_fp,
     p->failures++;
     // The operator's back-off series (issue 18 §2), as for a site's 503.
     std::uniform_real_distribution<double> random01(0.0, 1.0);
-    p->until_ms = now_ms + policy::BackoffDelayMs(BackoffSeries(), p->failures,
-                                                  random01(robots_rng_));
-    return StorePolicy(t, origin_fp, *p);
+    p->until_ms =
+        now_ms + policy::BackoffDelayMs(site_policy_.BackoffSeries(),
+                                        p->failures, random01(robots_rng_));
+    return robots_.Store(t, origin_fp, *p);
   }
   robots::Rules rules;  // 3xx, 4xx, no STATUS: no restrictions
   p->state = RobotsState::kAllowAll;
@@ -283,26 +247,9 @@ Status FrontierImpl::ApplyRobotsReport(DbTxn* t, uint64_t origin_fp,
   if (site != nullptr) {
     // The site's delay in force follows the origin last fetched (with
     // politeness-scope domain a site may span several origins).
-    site->robots_delay_ms = RobotsDelayOf(rules.crawl_delay_ms);
+    site->robots_delay_ms = site_policy_.RobotsDelayOf(rules.crawl_delay_ms);
   }
-  return StorePolicy(t, origin_fp, *p);
-}
-
-int64_t FrontierImpl::RobotsDelayOf(
-    std::optional<int64_t> crawl_delay_ms) const {
-  return crawl_delay_ms
-             ? std::min(*crawl_delay_ms, opts_.robots_max_crawl_delay_ms)
-             : -1;
-}
-
-Status FrontierImpl::AdoptCrawlDelay(std::string_view rules,
-                                     SiteRecord* site) const {
-  std::optional<int64_t> delay;
-  if (!robots::StoredCrawlDelay(rules, &delay)) {
-    return Status::Corruption("undecodable robots rules");
-  }
-  site->robots_delay_ms = RobotsDelayOf(delay);
-  return Status::OK();
+  return robots_.Store(t, origin_fp, *p);
 }
 
 Status FrontierImpl::ReportRobotsFetch(DbTxn* t, const UrlKey& key,
@@ -312,10 +259,10 @@ Status FrontierImpl::ReportRobotsFetch(DbTxn* t, const UrlKey& key,
   const std::string origin = OriginOf(rec->url);
   const uint64_t origin_fp = Fingerprint(origin);
   PolicyRecord p;
-  Status s = LoadOrNewPolicy(t, origin, origin_fp, &p);
+  Status s = robots_.LoadOrNew(t, origin, origin_fp, &p);
   if (!s.ok()) return s;
   SiteRecord site;
-  s = LoadSite(t, rec->site_fp, &site);
+  s = sites_.Load(t, rec->site_fp, &site);
   if (!s.ok()) return s;
   const StoredState from = rec->state;
   s = Detach(t, key, *rec, &site);
@@ -331,18 +278,18 @@ Status FrontierImpl::ReportRobotsFetch(DbTxn* t, const UrlKey& key,
     // Retried at the back-off time; a robots fetch never dies of it.
     rec->state = StoredState::kScheduledRetry;
     rec->due_ms = p.until_ms;
-    s = AddTimer(t, rec->due_ms, key);
+    s = timers_.Add(t, rec->due_ms, key);
   } else {
     rec->state = StoredState::kDone;
     rec->due_ms = 0;
   }
-  if (s.ok()) s = StoreUrl(t, key, *rec);
+  if (s.ok()) s = urls_.Store(t, key, *rec);
   if (!s.ok()) return s;
   // The site waited for this report (GateHead parked it): from now on it
   // is spaced by its delay from this fetch only.
-  site.next_allowed_ms = now_ms + DelayOf(site);
+  site.next_allowed_ms = now_ms + site_policy_.DelayOf(site);
   CountMove(&site, from, rec->state);
-  StoreSite(rec->site_fp, site);
+  sites_.Store(rec->site_fp, site);
   s = PlaceSite(t, rec->site_fp, site, now_ms);
   if (!s.ok()) return s;
   return StartRecheck(t, origin_fp, &p, now_ms);
@@ -358,7 +305,7 @@ StatusOr<bool> FrontierImpl::HoldsUrlOfOrigin(uint64_t host_fp,
   // kOriginScanMax records of other origins it answers true (docs/robots.md).
   constexpr int kOriginScanMax = 4096;
   bdb::Cursor c;
-  Status s = c.Open(&urls_, nullptr);
+  Status s = c.Open(&urls_.db(), nullptr);
   if (!s.ok()) return s;
   std::string key, value;
   s = c.Seek(EncodeUrlKey(UrlKey{host_fp, 0}), &key, &value);
@@ -378,11 +325,11 @@ StatusOr<bool> FrontierImpl::HoldsUrlOfOrigin(uint64_t host_fp,
 
 StatusOr<std::optional<RobotsInfo>> FrontierImpl::RobotsGet(
     std::string_view origin_or_url) {
-  StatusOr<Resolved> target = Resolve(origin_or_url, "invalid URL");
+  StatusOr<Resolved> target = resolver_.Url(origin_or_url, "invalid URL");
   if (!target.ok()) return target.status();
   const std::string origin = OriginOf(target->norm);
   PolicyRecord p;
-  Status s = LoadPolicy(nullptr, Fingerprint(origin), &p);
+  Status s = robots_.Load(nullptr, Fingerprint(origin), &p);
   if (s.IsNotFound()) {
     // No fetch yet: an origin the frontier holds URLs of is "unknown".
     StatusOr<bool> held = HoldsUrlOfOrigin(target->key.host_fp, origin);
@@ -418,7 +365,7 @@ Status FrontierImpl::RobotsSet(std::string_view origin_arg, int status,
   if (status < 100 || status > 599) {
     return Status::InvalidArgument("status must be between 100 and 599");
   }
-  StatusOr<Resolved> target = Resolve(origin_arg, "invalid origin");
+  StatusOr<Resolved> target = resolver_.Url(origin_arg, "invalid origin");
   if (!target.ok()) return target.status();
   const std::string origin = OriginOf(target->norm);
   if (target->norm.url != origin + "/") {
@@ -433,10 +380,10 @@ Status FrontierImpl::RobotsSet(std::string_view origin_arg, int status,
   const std::string site_name(site_of.name);
   return RunWrite([&](DbTxn* t) {
     PolicyRecord p;
-    Status s = LoadOrNewPolicy(t, origin, origin_fp, &p);
+    Status s = robots_.LoadOrNew(t, origin, origin_fp, &p);
     if (!s.ok()) return s;
     SiteRecord site;
-    s = LoadSite(t, site_fp, &site);
+    s = sites_.Load(t, site_fp, &site);
     const bool new_site = s.IsNotFound();
     if (!s.ok() && !new_site) return s;
     if (new_site) site.name = site_name;
@@ -445,8 +392,9 @@ Status FrontierImpl::RobotsSet(std::string_view origin_arg, int status,
                           &unreachable);
     if (!s.ok()) return s;
     // A site parked for this origin's robots.txt may go now.
-    site.next_allowed_ms = std::min(site.next_allowed_ms, now_ms + DelayOf(site));
-    StoreSite(site_fp, site);
+    site.next_allowed_ms =
+        std::min(site.next_allowed_ms, now_ms + site_policy_.DelayOf(site));
+    sites_.Store(site_fp, site);
     if (new_site) CountNewSite(site);
     s = PlaceSite(t, site_fp, site, now_ms);
     if (!s.ok()) return s;
@@ -455,17 +403,17 @@ Status FrontierImpl::RobotsSet(std::string_view origin_arg, int status,
 }
 
 StatusOr<std::optional<bool>> FrontierImpl::RobotsCheck(std::string_view url) {
-  StatusOr<Resolved> target = Resolve(url, "invalid URL");
+  StatusOr<Resolved> target = resolver_.Url(url, "invalid URL");
   if (!target.ok()) return target.status();
   const std::string origin = OriginOf(target->norm);
   // A site being deleted keeps its policy records until Tick removes
   // them; it is unknown already.
   const SiteRef site = site_names_.SiteFor(
       target->norm.host, target->key.host_fp, opts_.politeness_scope);
-  const bool deleted = deleting_.contains(site.fp);
+  const bool deleted = tombstones_.Holds(site.fp);
   PolicyRecord p;
   Status s = deleted ? Status::NotFound("site deleted")
-                     : LoadPolicy(nullptr, Fingerprint(origin), &p);
+                     : robots_.Load(nullptr, Fingerprint(origin), &p);
   if (s.IsNotFound() || (s.ok() && p.rules.empty())) {
     return std::optional<bool>();
   }

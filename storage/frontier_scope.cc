@@ -128,8 +128,7 @@ Status FrontierImpl::TickScopeRecheck(int64_t now_ms, TickResult* result) {
     progress = scope_recheck_;
     next.clear();
     bdb::Cursor c;
-    Status ls = c.Open(&urls_, t);
-    cursors_.urls_at.reset();
+    Status ls = urls_.OpenScan(t, &c);
     std::string key, value;
     if (ls.ok()) {
       ls = scope_recheck_next_.empty()
@@ -150,12 +149,12 @@ Status FrontierImpl::TickScopeRecheck(int64_t now_ms, TickResult* result) {
       // Only queued URLs, and not the frontier's own robots.txt fetches
       // (their origins would wait for them), nor a deleting site's.
       const bool candidate = rec.state == StoredState::kQueued &&
-                             !IsRobotsFetch(rec) && !IsDeleted(rec);
+                             !IsRobotsFetch(rec) && !tombstones_.IsDeleted(rec);
       if (candidate && opts_.scope.CheckStored(rec.url, HostOfStored(
                                                            rec.url)) !=
                            scope::Verdict::kIn) {
         SiteRecord site;
-        ls = LoadSite(t, rec.site_fp, &site);
+        ls = sites_.Load(t, rec.site_fp, &site);
         if (ls.ok()) ls = Dequeue(t, url_key, rec, &site);
         if (ls.ok()) ls = c.DeleteCurrent();
         if (!ls.ok()) return ls;
@@ -163,7 +162,7 @@ Status FrontierImpl::TickScopeRecheck(int64_t now_ms, TickResult* result) {
         if (site.urls > 0) site.urls--;
         if (stats_.urls > 0) stats_.urls--;
         stats_.scope_removed++;
-        StoreSite(rec.site_fp, site);
+        sites_.Store(rec.site_fp, site);
         ls = PlaceSite(t, rec.site_fp, site, now_ms);
         if (!ls.ok()) return ls;
         progress.removed++;

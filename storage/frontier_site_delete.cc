@@ -16,14 +16,6 @@ namespace {
 // (docs/design.md).
 constexpr size_t kDeleteSliceRecords = 250;
 
-constexpr std::string_view kDeletingPrefix = "deleting:";
-
-std::string DeletingKey(uint64_t site_fp) {
-  std::string key(kDeletingPrefix);
-  key.append(std::string_view(EncodeSiteKey(site_fp)));
-  return key;
-}
-
 // `count` less `n`, never below 0.
 void Drop(uint64_t* count, uint64_t n) { *count = *count > n ? *count - n : 0; }
 
@@ -39,17 +31,17 @@ Status DeleteIfPresent(bdb::Database* db, DbTxn* t, std::string_view key) {
 Status FrontierImpl::DeleteEntryOfUrl(DbTxn* t, uint64_t site_fp,
                                       const UrlKey& key, const UrlRecord& rec) {
   if (rec.has_data) {
-    Status s = DeleteIfPresent(&data_, t, EncodeUrlKey(key));
+    Status s = values_.Delete(t, key);
     if (!s.ok()) return s;
   }
   switch (rec.state) {
     case StoredState::kQueued:
-      return DeleteIfPresent(&queue_, t,
+      return DeleteIfPresent(&queue_.db(), t,
                              EncodeQueueKey(site_fp, PosOf(rec, key)));
     case StoredState::kLeased:
     case StoredState::kScheduledRetry:
     case StoredState::kScheduledRecrawl:
-      return DeleteIfPresent(&timers_, t, EncodeTimerKey(rec.due_ms, key));
+      return DeleteIfPresent(&timers_.db(), t, EncodeTimerKey(rec.due_ms, key));
     case StoredState::kDone:
     case StoredState::kDead:
     // Its entry in the excluded index goes stale, which a re-check drops
@@ -62,33 +54,23 @@ Status FrontierImpl::DeleteEntryOfUrl(DbTxn* t, uint64_t site_fp,
 
 Status FrontierImpl::DeleteOrigins(DbTxn* t,
                                    const std::set<uint64_t>& origins) {
-  Status s;
   for (uint64_t origin_fp : origins) {
-    if (s.ok()) s = DeleteIfPresent(&policy_, t, EncodePolicyKey(origin_fp));
-    policy_cache_.erase(origin_fp);
+    Status s = robots_.Delete(t, origin_fp);
+    if (!s.ok()) return s;
   }
-  return s;
-}
-
-Status FrontierImpl::TombstoneSite(DbTxn* t, uint64_t site_fp,
-                                   const SiteRecord& site) {
-  (void)site;  // its counts leave with ForgetSite
-  Status s = sites_.Delete(t, EncodeSiteKey(site_fp));
-  if (s.ok()) s = meta_.Put(t, DeletingKey(site_fp), "");
-  return s;
+  return Status::OK();
 }
 
 void FrontierImpl::ForgetSite(uint64_t site_fp, const SiteRecord& site,
                               bool with_urls) {
   // Whatever the transaction buffered or cached for the site goes too;
   // an abort clears the cache and re-places the touched sites.
-  dirty_sites_.erase(site_fp);
-  site_cache_.erase(site_fp);
-  head_changes_.erase(site_fp);
+  sites_.Forget(site_fp);
+  queue_.ForgetHead(site_fp);
   touched_sites_.insert(site_fp);
   sched_.Remove(site_fp);
   blocks_.Set(site_fp, 0);  // a deleted site is no longer blocked
-  PartitionCounts& part = part_counts_[PartitionOf(site)];
+  PartitionCounts& part = part_counts_[site_policy_.PartitionOf(site)];
   Drop(&stats_.sites, 1);
   Drop(&part.sites, 1);
   if (!with_urls) return;  // the caller counted each URL it removed
@@ -105,18 +87,17 @@ void FrontierImpl::ForgetSite(uint64_t site_fp, const SiteRecord& site,
 }
 
 Status FrontierImpl::TickDeletes(TickResult* result) {
-  if (deleting_.empty()) return Status::OK();
-  const auto it = deleting_.begin();
+  if (tombstones_.empty()) return Status::OK();
+  const auto it = tombstones_.Next();
   const uint64_t site_fp = it->first;
-  const bool by_host = opts_.politeness_scope == SiteScope::kHost;
+  const bool by_host = ByHost();
   std::string next;  // where the next slice starts
   bool finished = false;
   Status s = RunWrite([&](DbTxn* t) {
     next.clear();
     finished = false;
     bdb::Cursor c;
-    Status ls = c.Open(&urls_, t);
-    cursors_.urls_at.reset();
+    Status ls = urls_.OpenScan(t, &c);
     std::string key, value;
     if (ls.ok()) {
       ls = it->second.empty() ? c.First(&key, &value)
@@ -146,41 +127,17 @@ Status FrontierImpl::TickDeletes(TickResult* result) {
     finished = next.empty();
     ls = c.Close();
     if (ls.ok()) ls = DeleteOrigins(t, origins);
-    if (ls.ok() && finished) ls = meta_.Delete(t, DeletingKey(site_fp));
+    if (ls.ok() && finished) ls = SiteTombstones::Remove(t, &meta_, site_fp);
     return ls;
   });
   if (!s.ok()) return s;
   if (finished) {
-    deleting_.erase(it);
+    tombstones_.Finish(it);
   } else {
     it->second = std::move(next);
   }
-  result->more_due = result->more_due || !deleting_.empty();
+  result->more_due = result->more_due || !tombstones_.empty();
   return Status::OK();
-}
-
-Status FrontierImpl::LoadDeleting() {
-  deleting_.clear();
-  bdb::Cursor c;
-  Status s = c.Open(&meta_, nullptr);
-  std::string key;
-  if (s.ok()) s = c.Seek(kDeletingPrefix, &key, nullptr);
-  const bool by_host = opts_.politeness_scope == SiteScope::kHost;
-  while (s.ok() && key.starts_with(kDeletingPrefix)) {
-    std::string_view fp_bytes =
-        std::string_view(key).substr(kDeletingPrefix.size());
-    if (fp_bytes.size() != 8)
-      return Status::Corruption("undecodable tombstone");
-    uint64_t site_fp = 0;
-    for (char ch : fp_bytes)
-      site_fp = (site_fp << 8) | static_cast<uint8_t>(ch);
-    // The removal starts over: at the host's first key, or (domain
-    // scope) at the first record of urls.db.
-    deleting_[site_fp] = by_host ? std::string(fp_bytes) : std::string();
-    s = c.Next(&key, nullptr);
-  }
-  if (!s.ok() && !s.IsNotFound()) return s;
-  return c.Close();
 }
 
 }  // namespace frontier

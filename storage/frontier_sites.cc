@@ -15,12 +15,12 @@ Status FrontierImpl::UpdateSite(
   const uint64_t site_fp = Fingerprint(name);
   return RunWrite([&](DbTxn* t) {
     SiteRecord site;
-    Status s = LoadSite(t, site_fp, &site);
+    Status s = sites_.Load(t, site_fp, &site);
     const bool new_site = s.IsNotFound();
     if (!s.ok() && !new_site) return s;
     if (new_site) site.name = name;
     change(&site);
-    StoreSite(site_fp, site);
+    sites_.Store(site_fp, site);
     s = PlaceSite(t, site_fp, site, now_ms);
     if (s.ok() && new_site) CountNewSite(site);
     return s;
@@ -29,10 +29,10 @@ Status FrontierImpl::UpdateSite(
 
 StatusOr<std::optional<SiteInfo>> FrontierImpl::GetSiteInfo(
     std::string_view site_arg, int64_t now_ms) {
-  StatusOr<std::string> name = SiteNameOf(site_arg);
+  StatusOr<std::string> name = resolver_.SiteName(site_arg);
   if (!name.ok()) return name.status();
   SiteRecord site;
-  Status s = LoadSite(nullptr, Fingerprint(*name), &site);
+  Status s = sites_.Load(nullptr, Fingerprint(*name), &site);
   if (s.IsNotFound() || (s.ok() && site.name != *name)) {
     return std::optional<SiteInfo>();
   }
@@ -45,17 +45,17 @@ StatusOr<std::optional<SiteInfo>> FrontierImpl::GetSiteInfo(
   info.scheduled = site.scheduled;
   info.dead = site.dead;
   info.excluded = site.excluded;
-  const policy::SiteDelay delay = DelayInForce(site);
+  const policy::SiteDelay delay = site_policy_.DelayInForce(site);
   info.delay_ms = delay.ms;
   info.delay_source = delay.source;
   info.next_allowed_ms =
       site.next_allowed_ms > now_ms ? site.next_allowed_ms : 0;
   info.block_until_ms = site.block_until_ms > now_ms ? site.block_until_ms : 0;
   info.backoffs = site.backoffs;
-  info.max_urls = UrlCapOf(site);
+  info.max_urls = site_policy_.UrlCapOf(site);
   info.done_limit = site.done_limit;
   if (!opts_.partitions.trivial()) {
-    info.partition = opts_.partitions.name(PartitionOf(site));
+    info.partition = opts_.partitions.name(site_policy_.PartitionOf(site));
   }
   return std::optional<SiteInfo>(std::move(info));
 }
@@ -92,7 +92,7 @@ StatusOr<SitePage> FrontierImpl::ListSites(SiteFilter filter, uint64_t cursor,
   Status s = WritePassSites();
   if (!s.ok()) return s;
   bdb::Cursor c;
-  s = c.Open(&sites_, nullptr);
+  s = c.Open(&sites_.db(), nullptr);
   if (!s.ok()) return s;
   std::string key, value;
   s = c.Seek(EncodeSiteKey(cursor), &key, &value);
@@ -112,8 +112,8 @@ StatusOr<SitePage> FrontierImpl::ListSites(SiteFilter filter, uint64_t cursor,
     if (!DecodeSiteRecord(value, &site)) {
       return Status::Corruption("undecodable site record");
     }
-    if (PassesFilter(filter, site, AtLeaseCap(site), AtDoneLimit(site),
-                     now_ms)) {
+    if (PassesFilter(filter, site, site_policy_.AtLeaseCap(site),
+                     AtDoneLimit(site), now_ms)) {
       page.sites.push_back(std::move(site.name));
     }
     s = c.Next(&key, &value);
@@ -146,7 +146,7 @@ StatusOr<std::vector<SiteSize>> FrontierImpl::TopSites(size_t n) {
   Status s = WritePassSites();  // as in ListSites
   if (!s.ok()) return s;
   bdb::Cursor c;
-  s = c.Open(&sites_, nullptr);
+  s = c.Open(&sites_.db(), nullptr);
   if (!s.ok()) return s;
   std::string key, value;
   s = c.First(&key, &value);
@@ -171,7 +171,7 @@ StatusOr<std::vector<SiteSize>> FrontierImpl::TopSites(size_t n) {
     // the scan kept already is the same site, not another candidate.
     std::unordered_set<uint64_t> kept;
     for (const Candidate& cand : top) kept.insert(cand.fp);
-    for (const auto& [site_fp, site] : site_cache_) {
+    for (const auto& [site_fp, site] : sites_.cached()) {
       if (site.queued > 0 && !kept.contains(site_fp)) {
         offer({site_fp,
                SiteSize{site.name, site.urls, site.queued, site.leases}});
@@ -187,7 +187,7 @@ StatusOr<std::vector<SiteSize>> FrontierImpl::TopSites(size_t n) {
 
 Status FrontierImpl::SetSiteLimit(std::string_view site_arg, uint64_t max_urls,
                                   int64_t now_ms) {
-  StatusOr<std::string> name = SiteNameOf(site_arg);
+  StatusOr<std::string> name = resolver_.SiteName(site_arg);
   if (!name.ok()) return name.status();
   return UpdateSite(*name, now_ms,
                     [&](SiteRecord* site) { site->max_urls = max_urls; });
@@ -196,7 +196,7 @@ Status FrontierImpl::SetSiteLimit(std::string_view site_arg, uint64_t max_urls,
 StatusOr<uint64_t> FrontierImpl::DeleteSite(std::string_view site_arg,
                                             int64_t now_ms) {
   (void)now_ms;  // nothing of a deleted site waits for a time
-  StatusOr<std::string> name = SiteNameOf(site_arg);
+  StatusOr<std::string> name = resolver_.SiteName(site_arg);
   if (!name.ok()) return name.status();
   const uint64_t site_fp = Fingerprint(*name);
   const bool by_host = opts_.politeness_scope == SiteScope::kHost;
@@ -206,7 +206,7 @@ StatusOr<uint64_t> FrontierImpl::DeleteSite(std::string_view site_arg,
     removed = 0;
     tombstoned = false;
     SiteRecord site;
-    Status ls = LoadSite(t, site_fp, &site);
+    Status ls = sites_.Load(t, site_fp, &site);
     if (ls.IsNotFound()) return Status::OK();
     if (!ls.ok()) return ls;
     if (site.name != *name) return Status::OK();  // a fingerprint collision
@@ -218,13 +218,13 @@ StatusOr<uint64_t> FrontierImpl::DeleteSite(std::string_view site_arg,
       // Too many for one transaction: Tick removes the records later.
       removed = site.urls;
       tombstoned = true;
-      ls = TombstoneSite(t, site_fp, site);
+      ls = sites_.db().Delete(t, EncodeSiteKey(site_fp));
+      if (ls.ok()) ls = SiteTombstones::Put(t, &meta_, site_fp);
       if (ls.ok()) ForgetSite(site_fp, site, /*with_urls=*/true);
       return ls;
     }
     bdb::Cursor c;
-    ls = c.Open(&urls_, t);
-    cursors_.urls_at.reset();
+    ls = urls_.OpenScan(t, &c);
     std::set<uint64_t> origins;  // of the URLs removed: their robots.txt goes
 
     std::string key, value;
@@ -252,7 +252,7 @@ StatusOr<uint64_t> FrontierImpl::DeleteSite(std::string_view site_arg,
     }
     if (!ls.IsNotFound() && !ls.ok()) return ls;
     ls = c.Close();
-    if (ls.ok()) ls = sites_.Delete(t, EncodeSiteKey(site_fp));
+    if (ls.ok()) ls = sites_.db().Delete(t, EncodeSiteKey(site_fp));
     if (!ls.ok()) return ls;
     // The site's robots.txt rules and fetch state (policy.db): an origin
     // belongs to one host, so to one site. An origin known only through
@@ -264,8 +264,7 @@ StatusOr<uint64_t> FrontierImpl::DeleteSite(std::string_view site_arg,
   });
   if (!s.ok()) return s;
   if (tombstoned) {
-    deleting_[site_fp] =
-        by_host ? std::string(EncodeSiteKey(site_fp)) : std::string();
+    tombstones_.Add(site_fp, by_host);
   }
   return removed;
 }

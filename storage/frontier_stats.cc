@@ -16,6 +16,25 @@ SiteStateCounts FrontierImpl::SiteStates() const {
   return c;
 }
 
+void FrontierImpl::CountStatusClass(int status) {
+  switch (status / 100) {
+    case 2:
+      stats_.confirmed_2xx++;
+      break;
+    case 3:
+      stats_.confirmed_3xx++;
+      break;
+    case 4:
+      stats_.confirmed_4xx++;
+      break;
+    case 5:
+      stats_.confirmed_5xx++;
+      break;
+    default:
+      break;
+  }
+}
+
 std::vector<SiteSize> FrontierImpl::LargestSites(size_t n) const {
   std::vector<SiteSize> out;
   if (n == 0) return out;
@@ -25,7 +44,7 @@ std::vector<SiteSize> FrontierImpl::LargestSites(size_t n) const {
   auto larger = [](const SiteSize& a, const SiteSize& b) {
     return a.urls != b.urls ? a.urls > b.urls : a.name < b.name;
   };
-  for (const auto& [fp, rec] : site_cache_) {
+  for (const auto& [fp, rec] : sites_.cached()) {
     if (rec.urls == 0) continue;
     SiteSize site{rec.name, rec.urls, rec.queued, rec.leases};
     if (out.size() == n && !larger(site, out.front())) continue;

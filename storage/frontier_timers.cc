@@ -20,7 +20,7 @@ Status FrontierImpl::FireTimer(DbTxn* t, const UrlKey& key, int64_t due_ms,
   if (!s.ok()) return s;
   if (rec.due_ms != due_ms) return Status::OK();  // superseded entry
   SiteRecord site;
-  s = LoadSite(t, rec.site_fp, &site);
+  s = sites_.Load(t, rec.site_fp, &site);
   if (!s.ok()) return s;
   const StoredState from = rec.state;
   switch (rec.state) {
@@ -53,10 +53,10 @@ Status FrontierImpl::FireTimer(DbTxn* t, const UrlKey& key, int64_t due_ms,
     case StoredState::kExcluded:
       return Status::OK();  // stale entry: the URL moved on already
   }
-  if (s.ok()) s = StoreUrl(t, key, rec);
+  if (s.ok()) s = urls_.Store(t, key, rec);
   if (!s.ok()) return s;
   CountMove(&site, from, rec.state);
-  StoreSite(rec.site_fp, site);
+  sites_.Store(rec.site_fp, site);
   return PlaceSite(t, rec.site_fp, site, now_ms);
 }
 
@@ -68,7 +68,7 @@ StatusOr<TickResult> FrontierImpl::TickCrawl(int64_t now_ms) {
   if (rs.ok()) rs = TickDeletes(&result);
   if (rs.ok()) rs = TickScopeRecheck(now_ms, &result);
   if (!rs.ok()) return rs;
-  if (!timer_min_ || *timer_min_ > now_ms) return result;
+  if (!timers_.min() || *timers_.min() > now_ms) return result;
   const TickResult rechecked = result;
 
   std::optional<int64_t> next_min;
@@ -76,7 +76,7 @@ StatusOr<TickResult> FrontierImpl::TickCrawl(int64_t now_ms) {
     result = TickResult();
     next_min.reset();
     bdb::Cursor cursor;
-    Status cs = cursor.Open(&timers_, t);
+    Status cs = cursor.Open(&timers_.db(), t);
     if (!cs.ok()) return cs;
     std::string key;
     cs = cursor.First(&key, nullptr);
@@ -108,13 +108,14 @@ StatusOr<TickResult> FrontierImpl::TickCrawl(int64_t now_ms) {
   if (!s.ok()) return s;
   result.requeued += rechecked.requeued;
   result.more_due = result.more_due || rechecked.more_due;
-  timer_min_ = next_min;
+  timers_.set_min(next_min);
   sched_.Promote(now_ms);
   return result;
 }
 
 bool FrontierImpl::HasReady(int64_t now_ms) {
-  if ((timer_min_ && *timer_min_ <= now_ms) || !rechecks_.empty()) {
+  const std::optional<int64_t> timer_min = timers_.min();
+  if ((timer_min && *timer_min <= now_ms) || !rechecks_.empty()) {
     // A failed tick leaves the timers for the next one; POP reports errors.
     (void)TickCrawl(now_ms);
   }

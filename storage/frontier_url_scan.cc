@@ -32,7 +32,7 @@ StatusOr<FrontierImpl::UrlSlice> FrontierImpl::StartUrlSlice(
     return Status::InvalidArgument("invalid cursor");
   }
   if (!site.empty()) {
-    StatusOr<NamedSite> named = ResolveSite(site);
+    StatusOr<NamedSite> named = resolver_.Site(site);
     if (!named.ok()) return named.status();
     slice.site = *named;
   }
@@ -56,9 +56,8 @@ Status FrontierImpl::WalkUrlSlice(DbTxn* t, const UrlSlice& slice,
   if (slice.past_site) return Status::OK();
   const std::optional<NamedSite>& site = slice.site;
   bdb::Cursor c;
-  Status s = c.Open(&urls_, t);
+  Status s = urls_.OpenScan(t, &c);  // visit may delete the record
   if (!s.ok()) return s;
-  if (t != nullptr) cursors_.urls_at.reset();
   std::string key, value;
   UrlRecord rec;
   s = c.Seek(EncodeUrlKey(slice.from), &key, &value);
@@ -73,7 +72,7 @@ Status FrontierImpl::WalkUrlSlice(DbTxn* t, const UrlSlice& slice,
     if (!DecodeUrlRecord(value, &rec)) {
       return Status::Corruption("undecodable URL record");
     }
-    if (!IsDeleted(rec) && !IsRobotsFetch(rec) &&
+    if (!tombstones_.IsDeleted(rec) && !IsRobotsFetch(rec) &&
         (!site || rec.site_fp == site->fp)) {
       s = visit(c, at, rec);
       if (!s.ok()) return s;

@@ -59,7 +59,7 @@ Status FrontierImpl::AddKnown(DbTxn* t, const Resolved& url,
   stats_.duplicates++;
   *out = AddOutcome::kKnown;
   if (options.replace_data) {
-    Status ds = SetData(t, url.key, rec, options.data);
+    Status ds = values_.Set(t, url.key, rec, options.data);
     if (!ds.ok()) return ds;
   }
   // Under `order popularity` a queued URL's Q key holds its back-link
@@ -72,16 +72,16 @@ Status FrontierImpl::AddKnown(DbTxn* t, const Resolved& url,
       PopularityClass(rec->backlinks + 1) != PopularityClass(rec->backlinks);
   if (!moves) {
     rec->backlinks++;
-    return StoreUrl(t, url.key, *rec);
+    return urls_.Store(t, url.key, *rec);
   }
   // The site's record comes out as it went in (one URL out of Q, the same
   // one back in): it is not written; only the site's head may change.
   SiteRecord site;
-  Status s = LoadSite(t, rec->site_fp, &site);
+  Status s = sites_.Load(t, rec->site_fp, &site);
   if (s.ok()) s = Dequeue(t, url.key, *rec, &site);
   rec->backlinks++;
   if (s.ok()) s = Enqueue(t, url.key, rec, &site);
-  if (s.ok()) s = StoreUrl(t, url.key, *rec);
+  if (s.ok()) s = urls_.Store(t, url.key, *rec);
   if (!s.ok()) return s;
   return PlaceSite(t, rec->site_fp, site, now_ms);
 }
@@ -120,7 +120,7 @@ Status FrontierImpl::AddOne(DbTxn* t, const Resolved& url,
   const SiteRef site_of = site_names_.SiteFor(url.norm.host, url.key.host_fp,
                                               opts_.politeness_scope);
   const uint64_t site_fp = site_of.fp;
-  if (deleting_.contains(site_fp)) {
+  if (tombstones_.Holds(site_fp)) {
     // Its old records still await Tick's removal, and a new record could
     // not be told from them: refused until the removal ends (SITE DELETE).
     *out = AddOutcome::kRefused;
@@ -128,11 +128,12 @@ Status FrontierImpl::AddOne(DbTxn* t, const Resolved& url,
     return Status::OK();
   }
   SiteRecord site;
-  Status s = LoadSite(t, site_fp, &site);
+  Status s = sites_.Load(t, site_fp, &site);
   const bool new_site = s.IsNotFound();
   if (!s.ok() && !new_site) return s;
   if (new_site) site.name.assign(site_of.name);
-  if (const uint64_t cap = UrlCapOf(site); cap > 0 && site.urls >= cap) {
+  if (const uint64_t cap = site_policy_.UrlCapOf(site);
+      cap > 0 && site.urls >= cap) {
     *out = AddOutcome::kRefused;
     s = known_or(Status::OK());
     if (s.ok() && *out == AddOutcome::kRefused) stats_.refused++;
@@ -151,7 +152,7 @@ Status FrontierImpl::AddOne(DbTxn* t, const Resolved& url,
   rec.has_data = options.data.has_value();
   if (likely_new) {
     bool inserted = false;
-    s = InsertUrl(t, url.key, rec, &inserted);
+    s = urls_.Insert(t, url.key, rec, &inserted);
     if (!s.ok()) return s;
     if (!inserted) {
       s = LoadUrl(t, url.key, &rec);
@@ -160,13 +161,13 @@ Status FrontierImpl::AddOne(DbTxn* t, const Resolved& url,
     s = Enqueue(t, url.key, &rec, &site);
   } else {
     s = Enqueue(t, url.key, &rec, &site);
-    if (s.ok()) s = StoreUrl(t, url.key, rec);
+    if (s.ok()) s = urls_.Store(t, url.key, rec);
   }
-  if (s.ok() && options.data) s = SetData(t, url.key, &rec, options.data);
+  if (s.ok() && options.data) s = values_.Set(t, url.key, &rec, options.data);
   if (!s.ok()) return s;
   site.urls++;
   CountMove(&site, std::nullopt, StoredState::kQueued);
-  StoreSite(site_fp, site);
+  sites_.Store(site_fp, site);
   s = PlaceSite(t, site_fp, site, now_ms);
   if (!s.ok()) return s;
   if (new_site) CountNewSite(site);
@@ -184,14 +185,14 @@ StatusOr<AddOutcome> FrontierImpl::Add(std::string_view url,
     return Status::InvalidArgument("priority must be between 0 and 9999");
   }
   if (options.data) {
-    Status ds = CheckDataSize(*options.data);
+    Status ds = UrlValues::CheckSize(*options.data, opts_.max_url_data);
     if (!ds.ok()) return ds;
   }
-  StatusOr<Resolved> target = Resolve(url, "invalid URL");
+  StatusOr<Resolved> target = resolver_.Url(url, "invalid URL");
   if (!target.ok()) return target.status();
   std::optional<Resolved> source;
   if (!ref.empty()) {
-    StatusOr<Resolved> r = Resolve(ref, "invalid ref URL");
+    StatusOr<Resolved> r = resolver_.Url(ref, "invalid ref URL");
     if (!r.ok()) return r.status();
     source = std::move(r).value();
   }
@@ -233,7 +234,7 @@ Status FrontierImpl::PopOne(DbTxn* t, std::optional<size_t> partition,
             : partition ? sched_.FirstReadyIn(*partition)
                         : sched_.FirstReady();
     if (!first) return Status::OK();
-    s = LoadSite(t, first->first, &site);
+    s = sites_.Load(t, first->first, &site);
     if (!s.ok()) return s;
     if (gate_on_ && GateHolds(first->first, site, now_ms)) {
       // Another crawl fetches from the site or waits its delay: this
@@ -263,24 +264,24 @@ Status FrontierImpl::PopOne(DbTxn* t, std::optional<size_t> partition,
   if (!s.ok()) return s;
   rec.state = StoredState::kLeased;
   rec.due_ms = now_ms + lease_ms;
-  s = AddTimer(t, rec.due_ms, pos.url);
-  if (s.ok()) s = StoreUrl(t, pos.url, rec);
+  s = timers_.Add(t, rec.due_ms, pos.url);
+  if (s.ok()) s = urls_.Store(t, pos.url, rec);
   if (!s.ok()) return s;
   site.leases++;
   site.next_allowed_ms =
-      std::max(site.next_allowed_ms, now_ms + DelayOf(site));
+      std::max(site.next_allowed_ms, now_ms + site_policy_.DelayOf(site));
   if (site.block_until_ms <= now_ms) site.block_until_ms = 0;  // block over
   CountMove(&site, StoredState::kQueued, StoredState::kLeased);
-  StoreSite(site_fp, site);
+  sites_.Store(site_fp, site);
   s = PlaceSite(t, site_fp, site, now_ms);
   if (s.ok() && robots_fetch && opts_.robots) s = NoteRobotsLeased(t, rec);
   if (!s.ok()) return s;
   if (data != nullptr) {
-    s = LoadData(t, pos.url, rec, &data->emplace_back());
+    s = values_.Load(t, pos.url, rec, &data->emplace_back());
     if (!s.ok()) return s;
   }
   stats_.popped++;
-  part_counts_[PartitionOf(site)].popped++;
+  part_counts_[site_policy_.PartitionOf(site)].popped++;
   out->push_back(std::move(rec.url));
   *popped = true;
   return Status::OK();
@@ -328,7 +329,7 @@ StatusOr<std::vector<std::string>> FrontierImpl::PopFrom(
 StatusOr<bool> FrontierImpl::Confirm(std::string_view url,
                                      const ConfirmOptions& options,
                                      int64_t now_ms) {
-  StatusOr<Resolved> target = Resolve(url, "invalid URL");
+  StatusOr<Resolved> target = resolver_.Url(url, "invalid URL");
   if (!target.ok()) return target.status();
   if (options.body && !IsRobotsTxtUrl(target->norm)) {
     return Status::InvalidArgument(
@@ -356,7 +357,7 @@ StatusOr<bool> FrontierImpl::Confirm(std::string_view url,
       return Status::OK();
     }
     SiteRecord site;
-    ls = LoadSite(t, rec.site_fp, &site);
+    ls = sites_.Load(t, rec.site_fp, &site);
     if (!ls.ok()) return ls;
     const StoredState from = rec.state;
     switch (rec.state) {
@@ -368,7 +369,7 @@ StatusOr<bool> FrontierImpl::Confirm(std::string_view url,
         break;
       case StoredState::kScheduledRetry:
       case StoredState::kScheduledRecrawl:
-        ls = RemoveTimer(t, rec.due_ms, key);
+        ls = timers_.Remove(t, rec.due_ms, key);
         break;
       case StoredState::kDone:
       case StoredState::kDead:
@@ -380,32 +381,32 @@ StatusOr<bool> FrontierImpl::Confirm(std::string_view url,
     rec.attempts = 0;
     if (opts_.recrawl_adaptive && options.changed) {
       rec.recrawl_ms = policy::NextRecrawlPeriodMs(
-          RecrawlPolicyOf(), rec.recrawl_ms,
+          site_policy_.Recrawl(), rec.recrawl_ms,
           *options.changed ? policy::ContentChange::kChanged
                            : policy::ContentChange::kUnchanged);
     }
     if (rec.recrawl_ms > 0) {
       rec.state = StoredState::kScheduledRecrawl;
       rec.due_ms = now_ms + rec.recrawl_ms;
-      ls = AddTimer(t, rec.due_ms, key);
+      ls = timers_.Add(t, rec.due_ms, key);
       if (!ls.ok()) return ls;
     } else {
       rec.state = StoredState::kDone;
       rec.due_ms = 0;
     }
     site.backoffs = 0;  // the site answers again: its back-off series ends
-    site.next_allowed_ms =
-        std::max(site.next_allowed_ms,
-                 now_ms + DelayAfterFetch(&site, options.fetch_ms));
-    ls = StoreUrl(t, key, rec);
+    site.next_allowed_ms = std::max(
+        site.next_allowed_ms,
+        now_ms + site_policy_.DelayAfterFetch(&site, options.fetch_ms));
+    ls = urls_.Store(t, key, rec);
     if (!ls.ok()) return ls;
     CountMove(&site, from, rec.state);
-    StoreSite(rec.site_fp, site);
+    sites_.Store(rec.site_fp, site);
     ls = PlaceSite(t, rec.site_fp, site, now_ms);
     if (!ls.ok()) return ls;
     stats_.confirmed++;
     if (options.status) CountStatusClass(*options.status);
-    part_counts_[PartitionOf(site)].confirmed++;
+    part_counts_[site_policy_.PartitionOf(site)].confirmed++;
     confirmed = true;
     return Status::OK();
   });
@@ -416,7 +417,7 @@ StatusOr<bool> FrontierImpl::Confirm(std::string_view url,
 StatusOr<bool> FrontierImpl::Fail(std::string_view url,
                                   const FailOptions& options, int64_t now_ms) {
   const int64_t delay_ms = options.delay_ms;
-  StatusOr<Resolved> target = Resolve(url, "invalid URL");
+  StatusOr<Resolved> target = resolver_.Url(url, "invalid URL");
   if (!target.ok()) return target.status();
   const UrlKey& key = target->key;
   bool failed = false;
@@ -435,12 +436,12 @@ StatusOr<bool> FrontierImpl::Fail(std::string_view url,
       return Status::OK();
     }
     SiteRecord site;
-    ls = LoadSite(t, rec.site_fp, &site);
+    ls = sites_.Load(t, rec.site_fp, &site);
     if (ls.ok()) ls = EndLease(t, key, rec, &site);
     if (!ls.ok()) return ls;
     // A back-off blocks the site instead of counting an attempt: a site
     // that rate-limits does not kill its URLs.
-    const bool backoff = IsBackoffStatus(options.status);
+    const bool backoff = site_policy_.IsBackoffStatus(options.status);
     if (backoff) {
       BackOff(options, now_ms, &site);
     } else {
@@ -453,11 +454,11 @@ StatusOr<bool> FrontierImpl::Fail(std::string_view url,
       ls = Requeue(t, key, &rec, &site, delay_ms, now_ms);
     }
     site.next_allowed_ms =
-        std::max(site.next_allowed_ms, now_ms + DelayOf(site));
-    if (ls.ok()) ls = StoreUrl(t, key, rec);
+        std::max(site.next_allowed_ms, now_ms + site_policy_.DelayOf(site));
+    if (ls.ok()) ls = urls_.Store(t, key, rec);
     if (!ls.ok()) return ls;
     CountMove(&site, StoredState::kLeased, rec.state);
-    StoreSite(rec.site_fp, site);
+    sites_.Store(rec.site_fp, site);
     ls = PlaceSite(t, rec.site_fp, site, now_ms);
     if (!ls.ok()) return ls;
     stats_.failed++;
@@ -470,7 +471,7 @@ StatusOr<bool> FrontierImpl::Fail(std::string_view url,
 
 StatusOr<bool> FrontierImpl::Recrawl(std::string_view url, int64_t period_ms,
                                      int64_t now_ms) {
-  StatusOr<Resolved> target = Resolve(url, "invalid URL");
+  StatusOr<Resolved> target = resolver_.Url(url, "invalid URL");
   if (!target.ok()) return target.status();
   const UrlKey& key = target->key;
   bool known = false;
@@ -485,12 +486,12 @@ StatusOr<bool> FrontierImpl::Recrawl(std::string_view url, int64_t period_ms,
     const StoredState from = rec.state;
     const bool waits_for_recrawl = rec.state == StoredState::kDone ||
                                    rec.state == StoredState::kScheduledRecrawl;
-    if (!waits_for_recrawl) return StoreUrl(t, key, rec);
+    if (!waits_for_recrawl) return urls_.Store(t, key, rec);
 
     SiteRecord site;
-    ls = LoadSite(t, rec.site_fp, &site);
+    ls = sites_.Load(t, rec.site_fp, &site);
     if (ls.ok() && rec.state == StoredState::kScheduledRecrawl) {
-      ls = RemoveTimer(t, rec.due_ms, key);
+      ls = timers_.Remove(t, rec.due_ms, key);
     }
     if (!ls.ok()) return ls;
     if (rec.recrawl_ms == 0) {
@@ -502,12 +503,12 @@ StatusOr<bool> FrontierImpl::Recrawl(std::string_view url, int64_t period_ms,
     } else {
       rec.state = StoredState::kScheduledRecrawl;
       rec.due_ms = rec.last_fetch_ms + rec.recrawl_ms;
-      ls = AddTimer(t, rec.due_ms, key);
+      ls = timers_.Add(t, rec.due_ms, key);
     }
-    if (ls.ok()) ls = StoreUrl(t, key, rec);
+    if (ls.ok()) ls = urls_.Store(t, key, rec);
     if (!ls.ok()) return ls;
     CountMove(&site, from, rec.state);
-    StoreSite(rec.site_fp, site);
+    sites_.Store(rec.site_fp, site);
     return PlaceSite(t, rec.site_fp, site, now_ms);
   });
   if (!s.ok()) return s;
@@ -521,7 +522,7 @@ StatusOr<bool> FrontierImpl::Seen(std::string_view url) {
 }
 
 StatusOr<std::optional<UrlInfo>> FrontierImpl::Info(std::string_view url) {
-  StatusOr<Resolved> target = Resolve(url, "invalid URL");
+  StatusOr<Resolved> target = resolver_.Url(url, "invalid URL");
   if (!target.ok()) return target.status();
   UrlRecord rec;
   Status s = LoadUrl(nullptr, target->key, &rec);
@@ -530,7 +531,7 @@ StatusOr<std::optional<UrlInfo>> FrontierImpl::Info(std::string_view url) {
   }
   if (!s.ok()) return s;
   UrlInfo info;
-  s = LoadData(nullptr, target->key, rec, &info.data);
+  s = values_.Load(nullptr, target->key, rec, &info.data);
   if (!s.ok()) return s;
   info.created_ms = rec.created_ms;
   info.url = rec.url;
@@ -545,45 +546,15 @@ StatusOr<std::optional<UrlInfo>> FrontierImpl::Info(std::string_view url) {
   return std::optional<UrlInfo>(std::move(info));
 }
 
-StatusOr<FrontierImpl::NamedSite> FrontierImpl::ResolveSite(
-    std::string_view site_arg) const {
-  std::string host;
-  if (site_arg.find("://") != std::string_view::npos) {
-    StatusOr<Resolved> r = Resolve(site_arg, "invalid site URL");
-    if (!r.ok()) return r.status();
-    host = r->norm.host;
-  } else {
-    // A bare host or domain: check it by normalising it as a URL's host.
-    StatusOr<Resolved> r =
-        Resolve("http://" + std::string(site_arg) + "/", "invalid site");
-    if (!r.ok() || site_arg.find_first_of("/?#@") != std::string_view::npos) {
-      return Status::InvalidArgument("invalid site '" + std::string(site_arg) +
-                                     "': expected a host, a domain or a URL");
-    }
-    host = r->norm.host;
-  }
-  NamedSite site;
-  site.name = SiteOf(host, opts_.politeness_scope);
-  site.fp = Fingerprint(site.name);
-  return site;
-}
-
-StatusOr<std::string> FrontierImpl::SiteNameOf(
-    std::string_view site_arg) const {
-  StatusOr<NamedSite> named = ResolveSite(site_arg);
-  if (!named.ok()) return named.status();
-  return std::move(named->name);
-}
-
 Status FrontierImpl::SetSiteDelay(std::string_view site_arg, int64_t delay_ms,
                                   int64_t now_ms) {
-  StatusOr<std::string> name = SiteNameOf(site_arg);
+  StatusOr<std::string> name = resolver_.SiteName(site_arg);
   if (!name.ok()) return name.status();
   return UpdateSite(*name, now_ms, [&](SiteRecord* site) {
     site->delay_ms = delay_ms < 0 ? -1 : delay_ms;
     // A shorter delay takes effect now rather than after the old one ends.
     site->next_allowed_ms =
-        std::min(site->next_allowed_ms, now_ms + DelayOf(*site));
+        std::min(site->next_allowed_ms, now_ms + site_policy_.DelayOf(*site));
   });
 }
 

@@ -1,7 +1,7 @@
 // The scheduler rebuilt at start finds every site's first queued URL,
 // whatever the lengths of the sites' queues: the start walks the queue
 // database in site order, stepping past short queues instead of searching
-// again (FrontierImpl::NextQueueHead), and must give what a search gives.
+// again (SiteQueues::NextHead), and must give what a search gives.
 #include <gtest/gtest.h>
 
 #include <algorithm>
