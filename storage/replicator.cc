@@ -203,10 +203,16 @@ ReplicationState Replicator::State(DbEnv* env) const {
   st.elections_won = elections_won_.load();
   (void)CountPeers(env, &st.connected_peers, &st.sites, &st.peers,
                    &st.master_link_up);
+  // Every site's log is a copy of the master's, record for record at the
+  // same LSN, so one formula gives numbers the sites can compare: bytes
+  // before the LSN if every earlier file were full (a file switch skips
+  // the unused tail of the last one; the number only grows).
   DB_LOG_STAT* log = nullptr;
-  if (env->log_stat(&log, 0) == 0) {
-    st.log_offset = (static_cast<uint64_t>(log->st_cur_file) << 32) |
-                    log->st_cur_offset;
+  u_int32_t file_bytes = 0;
+  if (env->get_lg_max(&file_bytes) == 0 && env->log_stat(&log, 0) == 0) {
+    st.log_offset =
+        static_cast<uint64_t>(log->st_cur_file - 1) * file_bytes +
+        log->st_cur_offset;
     std::free(log);
   }
   if (is_master()) {
