@@ -138,15 +138,20 @@ class Server : private ConnectionEvents,
   // (PeerDirectory) and, on the master, adds this site's client address
   // to it if missing or changed.
   void SyncGroupDirectory();
+  // On a replica: its log to disk (Frontier::SyncReplicaLog); a failure
+  // is logged.
+  void SyncReplicaLog();
   std::string ClientAddressOf(std::string_view repl) const override;
   // Between passes: reopens the database handles after a replication
   // rollback (Frontier::ReopenDeadHandles), and logs it.
   void ReopenDeadHandles();
-  // A replica: tells the master its client address (ReplicaAnnouncer)
-  // every kAnnounceIntervalMs while the directory does not name it so.
+  // A replica, at every directory sync: tells the master its client
+  // address and log position (ReplicaAnnouncer).
   void AnnounceToMaster();
-  Status NoteReplicaAddress(std::string_view repl,
-                            std::string_view client) override;
+  Status NoteReplicaAddress(std::string_view repl, std::string_view client,
+                            std::optional<uint64_t> offset) override;
+  std::optional<ReplicaReport> ReplicaReportOf(
+      std::string_view repl) const override;
 
   // The end of every pass, in this order (docs/event-loop.md).
   void AfterPass();

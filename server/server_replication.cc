@@ -68,7 +68,18 @@ void Server::StartReplicationEvents() {
   // reach.
 }
 
+void Server::SyncReplicaLog() {
+  if (repl_role_ != ReplicationRole::kReplica) return;
+  Status s = frontier_.SyncReplicaLog();
+  if (!s.ok()) {
+    Log(LogLevel::kWarning, "Replication: syncing the replica's log failed: %s",
+        s.ToString().c_str());
+  }
+}
+
 void Server::SyncGroupDirectory() {
+  // A replica's log reaches its disk at least once a second.
+  SyncReplicaLog();
   StatusOr<std::string> stored = frontier_.GroupDirectory();
   if (!stored.ok()) {  // e.g. a read that met the log being applied
     Log(LogLevel::kVerbose, "Replication: group directory not read: %s",
@@ -204,11 +215,13 @@ void Server::OnReplicationEvent(const ReplicationEvent& event) {
     case Kind::kSiteAdded:
       Log(LogLevel::kNotice, "Replication: a site joined the group (%u now)",
           frontier_.Replication().sites);
+      SyncReplicaLog();  // a membership a restart must not forget
       break;
     case Kind::kSiteRemoved:
       Log(LogLevel::kNotice,
           "Replication: a site was removed from the group (%u now)",
           frontier_.Replication().sites);
+      SyncReplicaLog();
       break;
     case Kind::kRemoved:
       Log(LogLevel::kWarning,
