@@ -20,6 +20,7 @@
 #include "server/cluster_state.h"
 #include "server/config.h"
 #include "server/pubsub.h"
+#include "server/replica_progress.h"
 #include "server/server_stats.h"
 #include "server/slowlog.h"
 #include "server/users.h"
@@ -128,11 +129,17 @@ class ServerControl {
   virtual std::string ClientAddressOf(std::string_view repl) const = 0;
   // REPLICATION ANNOUNCE: the master records that clients reach the
   // group's site `repl` (a replication address) at `client`, for the
-  // group's directory (saved within a second). Unavailable on a
+  // group's directory (saved within a second), and, with `offset`, that
+  // the site's log ends there now (ReplicaProgress). Unavailable on a
   // site that is not the master; InvalidArgument if `repl` is not another
   // site of the group or `client` is not host:port. Changes nothing then.
   virtual Status NoteReplicaAddress(std::string_view repl,
-                                    std::string_view client) = 0;
+                                    std::string_view client,
+                                    std::optional<uint64_t> offset) = 0;
+  // On the master: the latest position the replica at `repl` reported
+  // (server/replica_progress.h), nullopt if none (or not the master).
+  virtual std::optional<ReplicaReport> ReplicaReportOf(
+      std::string_view repl) const = 0;
   // BACKUP: prepares a backup of the frontier to `target_dir`
   // (Frontier::BeginBackup) and starts copying it off the loop. On OK the
   // calling client `client_id` waits (CommandEffects::await_backup) and is

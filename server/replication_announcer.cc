@@ -35,14 +35,15 @@ void ReplicaAnnouncer::Close() {
   if (link_ == nullptr) return;
   redisAsyncContext* link = link_;
   link_ = nullptr;
+  waiting_ = false;
   redisAsyncFree(link);  // its callbacks see link_ == nullptr
 }
 
 void ReplicaAnnouncer::Announce(const std::string& master,
                                 const std::string& repl,
-                                const std::string& client,
+                                const std::string& client, uint64_t offset,
                                 const Options& options, int64_t now_ms) {
-  if (link_ != nullptr) {
+  if (link_ != nullptr && waiting_) {
     if (now_ms - started_ms_ < options.timeout_ms) return;
     Log(LogLevel::kVerbose,
         "Replication: no answer from the master %s to this site's address "
@@ -50,8 +51,19 @@ void ReplicaAnnouncer::Announce(const std::string& master,
         master_.c_str(), static_cast<long long>(options.timeout_ms));
     Close();
   }
+  if (link_ != nullptr && master_ != master) Close();  // a new master
+  if (link_ == nullptr && !Connect(master, options)) return;
+  waiting_ = true;
+  started_ms_ = now_ms;
+  SendArgv(link_,
+           {"REPLICATION", "ANNOUNCE", repl, client, std::to_string(offset)},
+           &kAnnounceTag, &ReplicaAnnouncer::OnReply);
+}
+
+bool ReplicaAnnouncer::Connect(const std::string& master,
+                               const Options& options) {
   const std::optional<ReplicationSite> to = ParseReplicationSite(master);
-  if (!to) return;
+  if (!to) return false;
   redisAsyncContext* link = redisAsyncConnect(to->host.c_str(), to->port);
   if (link == nullptr || link->err) {
     Log(LogLevel::kVerbose,
@@ -59,7 +71,7 @@ void ReplicaAnnouncer::Announce(const std::string& master,
         "site's address: %s",
         master.c_str(), link != nullptr ? link->errstr : "out of memory");
     if (link != nullptr) redisAsyncFree(link);
-    return;
+    return false;
   }
   link->data = this;
   redisLibeventAttach(link, base_);
@@ -67,15 +79,13 @@ void ReplicaAnnouncer::Announce(const std::string& master,
   redisAsyncSetDisconnectCallback(link, &ReplicaAnnouncer::OnDisconnect);
   link_ = link;
   master_ = master;
-  started_ms_ = now_ms;
   if (!options.pass.empty()) {
     std::vector<std::string> auth = {"AUTH"};
     if (!options.user.empty()) auth.push_back(options.user);
     auth.push_back(options.pass);
     SendArgv(link, auth, &kAuthTag, &ReplicaAnnouncer::OnReply);
   }
-  SendArgv(link, {"REPLICATION", "ANNOUNCE", repl, client}, &kAnnounceTag,
-           &ReplicaAnnouncer::OnReply);
+  return true;
 }
 
 void ReplicaAnnouncer::OnConnect(const redisAsyncContext* ac, int status) {
@@ -87,11 +97,14 @@ void ReplicaAnnouncer::OnConnect(const redisAsyncContext* ac, int status) {
       "site's address: %s",
       self->master_.c_str(), ac->errstr);
   self->link_ = nullptr;
+  self->waiting_ = false;
 }
 
 void ReplicaAnnouncer::OnDisconnect(const redisAsyncContext* ac, int) {
   auto* self = static_cast<ReplicaAnnouncer*>(ac->data);
-  if (self->link_ == ac) self->link_ = nullptr;  // hiredis frees it
+  if (self->link_ != ac) return;
+  self->link_ = nullptr;  // hiredis frees it
+  self->waiting_ = false;
 }
 
 void ReplicaAnnouncer::OnReply(redisAsyncContext* ac, void* reply,
@@ -110,6 +123,7 @@ void ReplicaAnnouncer::OnReply(redisAsyncContext* ac, void* reply,
     }
     return;
   }
+  self->waiting_ = false;  // the connection stays for the next one
   if (refused) {
     Log(LogLevel::kVerbose,
         "Replication: the master %s did not take this site's address: %s",
@@ -117,7 +131,6 @@ void ReplicaAnnouncer::OnReply(redisAsyncContext* ac, void* reply,
   } else {
     ++self->accepted_;
   }
-  redisAsyncDisconnect(ac);  // after this callback; OnDisconnect follows
 }
 
 }  // namespace frontier

@@ -1,19 +1,20 @@
 // ReplicaAnnouncer: a replica telling its master where clients reach it
-// (docs/replication.md, "Finding the master"). Berkeley DB knows each site
+// (docs/replication.md, "Finding the master") and where its log ends
+// (server/replica_progress.h). Berkeley DB knows each site
 // by its replication address only, and its message channels may stop the
 // loop on an unreachable peer, so the replica connects to the master's
 // RESP port instead, with hiredis's asynchronous API on the server's own
 // loop (its libevent adapter, as ClusterForwarder does), and sends
-//   AUTH [user] pass                       (when `pass` is set)
-//   REPLICATION ANNOUNCE <repl-listen> <client address>
+//   AUTH [user] pass                       (when `pass` is set, once)
+//   REPLICATION ANNOUNCE <repl-listen> <client address> <log offset>
 // The master adds the address to the group's directory, in the
-// replicated data (server/peer_directory.h).
+// replicated data (server/peer_directory.h), and keeps the offset.
 //
-// One announcement at a time on a connection of its own, closed once it
-// is answered; one not answered within `timeout_ms` is abandoned (its
-// connection closed) by the next Announce(). The caller repeats it every
-// few seconds while the directory does not name this site, so a lost one
-// costs a few seconds, never a stuck loop.
+// One announcement at a time, on a connection of its own that stays open
+// for the next (the caller repeats it once a second); one not answered
+// within `timeout_ms` is abandoned (its connection closed) by the next
+// Announce(), which connects again. So a lost one costs a second or two,
+// never a stuck loop.
 //
 // Not thread-safe: everything runs on the loop thread.
 #pragma once
@@ -45,12 +46,14 @@ class ReplicaAnnouncer {
   ReplicaAnnouncer& operator=(const ReplicaAnnouncer&) = delete;
 
   // Tells the master at `master` (its client address, "host:port") that
-  // the site at `repl` is reached by clients at `client`. Does nothing
-  // while an earlier announcement younger than options.timeout_ms is in
-  // flight; abandons an older one. The outcome is only logged.
+  // the site at `repl` is reached by clients at `client` and that its log
+  // ends at `offset`. Does nothing while an earlier announcement younger
+  // than options.timeout_ms is in flight; abandons an older one (and the
+  // connection to a master that is no longer `master`). The outcome is
+  // only logged.
   void Announce(const std::string& master, const std::string& repl,
-                const std::string& client, const Options& options,
-                int64_t now_ms);
+                const std::string& client, uint64_t offset,
+                const Options& options, int64_t now_ms);
 
   // Announcements answered OK so far (for tests and logs).
   uint64_t accepted() const { return accepted_; }
@@ -59,12 +62,15 @@ class ReplicaAnnouncer {
   static void OnConnect(const redisAsyncContext* ac, int status);
   static void OnDisconnect(const redisAsyncContext* ac, int status);
   static void OnReply(redisAsyncContext* ac, void* reply, void* privdata);
+  // Opens link_ to `master` (AUTH queued first); false, logged, if not.
+  bool Connect(const std::string& master, const Options& options);
   void Close();
 
   event_base* base_;
-  redisAsyncContext* link_ = nullptr;  // null: no announcement in flight
-  std::string master_;                 // where link_ goes, for messages
-  int64_t started_ms_ = 0;
+  redisAsyncContext* link_ = nullptr;  // null: not connected
+  std::string master_;                 // where link_ goes
+  bool waiting_ = false;               // an announcement is unanswered
+  int64_t started_ms_ = 0;             // when it was sent
   uint64_t accepted_ = 0;
 };
 

@@ -1,5 +1,6 @@
 #include "server/replication_view.h"
 
+#include "server/clock.h"
 #include "server/replication_config.h"
 
 namespace frontier {
@@ -7,7 +8,7 @@ namespace {
 
 GroupSite Describe(const ServerControl& server, const std::string& repl,
                    bool up, bool self) {
-  GroupSite site{repl, "", 0, up, self};
+  GroupSite site{repl, "", 0, up, self, {}};
   if (auto client = ParseReplicationSite(server.ClientAddressOf(repl))) {
     site.host = client->host;
     site.port = client->port;
@@ -36,8 +37,10 @@ GroupView ViewGroup(const Frontier& frontier, const Config& config,
   view.state = frontier.Replication();
   const ReplicationState& st = view.state;
   if (st.role == ReplicationRole::kNone) return view;
-  const GroupSite self =
+  GroupSite self =
       Describe(server, config.repl_listen, /*up=*/true, /*self=*/true);
+  self.lag = ReplicaLag{st.log_offset, 0, 0};
+  const int64_t now = NowMs();
   if (st.role == ReplicationRole::kMaster) {
     view.master = self;
   } else {
@@ -47,6 +50,9 @@ GroupView ViewGroup(const Frontier& frontier, const Config& config,
     const std::string repl =
         FormatReplicationSite(ReplicationSite{peer.host, peer.port});
     GroupSite site = Describe(server, repl, peer.connected, /*self=*/false);
+    if (st.role == ReplicationRole::kMaster) {
+      site.lag = LagOf(server.ReplicaReportOf(repl), st.log_offset, now);
+    }
     view.peers.push_back(site);
     if (st.role == ReplicationRole::kReplica && repl == st.master) {
       // A replica's view of its master's link is the replication link.

@@ -19,6 +19,10 @@ struct GroupSite {
   int port = 0;
   bool up = false;    // this site, or a peer with a live connection
   bool self = false;  // this site
+  // On a master, a replica's position as it last reported it
+  // (ReplicaProgress; lag_seconds -1 before its first report); on a
+  // replica, its own (this site) from its log.
+  ReplicaLag lag;
   bool known() const { return !host.empty(); }
   // "host:port" for clients, or the replication address while unknown.
   std::string address() const;
@@ -38,7 +42,8 @@ struct GroupView {
 };
 
 // With replication no: role kNone, no master, no sites. `server` knows the
-// client addresses (ServerControl::ClientAddressOf).
+// client addresses (ServerControl::ClientAddressOf) and, on a master, the
+// replicas' positions (ServerControl::ReplicaReportOf).
 GroupView ViewGroup(const Frontier& frontier, const Config& config,
                     const ServerControl& server);
 

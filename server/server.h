@@ -38,6 +38,7 @@
 #include "server/partitions.h"
 #include "server/peer_directory.h"
 #include "server/pubsub.h"
+#include "server/replica_progress.h"
 #include "server/replication_announcer.h"
 #include "server/replication_events.h"
 #include "server/server_stats.h"
@@ -139,15 +140,20 @@ class Server : private ConnectionEvents,
   // (PeerDirectory) and, on the master, adds this site's client address
   // to it if missing or changed.
   void SyncGroupDirectory();
+  // On a replica: its log to disk (Frontier::SyncReplicaLog); a failure
+  // is logged.
+  void SyncReplicaLog();
   std::string ClientAddressOf(std::string_view repl) const override;
   // Between passes: reopens the database handles after a replication
   // rollback (Frontier::ReopenDeadHandles), and logs it.
   void ReopenDeadHandles();
-  // A replica: tells the master its client address (ReplicaAnnouncer)
-  // every kAnnounceIntervalMs while the directory does not name it so.
+  // A replica, at every directory sync: tells the master its client
+  // address and log position (ReplicaAnnouncer).
   void AnnounceToMaster();
-  Status NoteReplicaAddress(std::string_view repl,
-                            std::string_view client) override;
+  Status NoteReplicaAddress(std::string_view repl, std::string_view client,
+                            std::optional<uint64_t> offset) override;
+  std::optional<ReplicaReport> ReplicaReportOf(
+      std::string_view repl) const override;
 
   // The end of every pass, in this order (docs/event-loop.md).
   void AfterPass();
@@ -400,9 +406,8 @@ class Server : private ConnectionEvents,
   PeerDirectory directory_;
   std::string client_address_;
   std::unique_ptr<Timer> directory_timer_;  // every kDirectoryIntervalMs
-  // A replica's announcements to its master, and when it last sent one.
+  // A replica's announcements to its master.
   std::unique_ptr<ReplicaAnnouncer> announcer_;
-  int64_t last_announce_ms_ = 0;
   // ReopenDeadHandles: failing since the last success (logged once), and
   // when it was last tried.
   bool handles_reopen_failing_ = false;
@@ -410,6 +415,8 @@ class Server : private ConnectionEvents,
   // The master: client addresses its replicas announced, by repl address,
   // until the sites leave the group.
   std::map<std::string, std::string, std::less<>> announced_;
+  // The master: where each replica's log ends, as it last reported.
+  ReplicaProgress progress_;
   // The BACKUP in progress: its thread (after base_, as syncer_), the
   // client waiting for it, its target and when it started.
   std::unique_ptr<BackupRunner> backup_;

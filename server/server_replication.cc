@@ -15,16 +15,16 @@ namespace {
 // saves its own address in it, replicas read it): about how soon a new
 // master's client address is known everywhere.
 constexpr int64_t kDirectoryIntervalMs = 1000;
-// How often a replica the directory does not name (or misnames) tells the
-// master its client address, and how long it waits for the answer.
-constexpr int64_t kAnnounceIntervalMs = 2000;
+// How long a replica waits for the master's answer to its announcement
+// (sent at every directory sync: its client address and log position).
+constexpr int64_t kAnnounceTimeoutMs = 2000;
 // While reopening the handles after a rollback fails: how often it is tried.
 constexpr int64_t kReopenRetryMs = 200;
 
 // A replica's announcement logs in as cluster forwarding does.
 ReplicaAnnouncer::Options AnnounceOptions(const Config& config) {
   ReplicaAnnouncer::Options options;
-  options.timeout_ms = kAnnounceIntervalMs;
+  options.timeout_ms = kAnnounceTimeoutMs;
   InternalLogin login = InternalCredentials(config);
   options.user = std::move(login.user);
   options.pass = std::move(login.pass);
@@ -68,7 +68,18 @@ void Server::StartReplicationEvents() {
   // reach.
 }
 
+void Server::SyncReplicaLog() {
+  if (repl_role_ != ReplicationRole::kReplica) return;
+  Status s = frontier_.SyncReplicaLog();
+  if (!s.ok()) {
+    Log(LogLevel::kWarning, "Replication: syncing the replica's log failed: %s",
+        s.ToString().c_str());
+  }
+}
+
 void Server::SyncGroupDirectory() {
+  // A replica's log reaches its disk at least once a second.
+  SyncReplicaLog();
   StatusOr<std::string> stored = frontier_.GroupDirectory();
   if (!stored.ok()) {  // e.g. a read that met the log being applied
     Log(LogLevel::kVerbose, "Replication: group directory not read: %s",
@@ -87,6 +98,7 @@ void Server::SyncGroupDirectory() {
   std::erase_if(announced_, [&](const auto& entry) {
     return !IsPeer(state, entry.first);
   });
+  progress_.RetainIf([&](std::string_view repl) { return IsPeer(state, repl); });
   directory_.RetainIf([&](std::string_view repl) {
     return repl == config_.repl_listen || IsPeer(state, repl);
   });
@@ -103,22 +115,25 @@ void Server::SyncGroupDirectory() {
 }
 
 void Server::AnnounceToMaster() {
-  if (directory_.ClientAddress(config_.repl_listen) == client_address_) {
-    return;  // the master has it already
-  }
-  const int64_t now = NowMs();
-  if (now - last_announce_ms_ < kAnnounceIntervalMs) return;
+  // Every time, even once the directory names this site: the master
+  // learns how far this site's log is from it (ReplicaProgress).
   const ReplicationState state = frontier_.Replication();
   if (state.master.empty() || !state.master_link_up) return;
   const std::string master = directory_.ClientAddress(state.master);
   if (master.empty()) return;  // not named yet: it names itself first
-  last_announce_ms_ = now;
   announcer_->Announce(master, config_.repl_listen, client_address_,
-                       AnnounceOptions(config_), now);
+                       state.log_offset, AnnounceOptions(config_), NowMs());
+}
+
+std::optional<ReplicaReport> Server::ReplicaReportOf(
+    std::string_view repl) const {
+  if (repl_role_ != ReplicationRole::kMaster) return std::nullopt;
+  return progress_.Find(repl);
 }
 
 Status Server::NoteReplicaAddress(std::string_view repl,
-                                  std::string_view client) {
+                                  std::string_view client,
+                                  std::optional<uint64_t> offset) {
   if (repl_role_ != ReplicationRole::kMaster) {
     return Status::Unavailable(
         "this site is not the master of its replication group");
@@ -134,6 +149,7 @@ Status Server::NoteReplicaAddress(std::string_view repl,
                                    "': host:port or [ipv6]:port");
   }
   announced_.insert_or_assign(std::string(repl), std::string(client));
+  if (offset) progress_.Note(repl, *offset, NowMs());
   return Status::OK();  // saved by the next SyncGroupDirectory
 }
 
@@ -175,6 +191,7 @@ void Server::OnReplicationEvent(const ReplicationEvent& event) {
       if (repl_role_ != ReplicationRole::kMaster) {
         Log(LogLevel::kNotice,
             "Replication: this site is now the MASTER of its group");
+        progress_.Clear();  // what an earlier term heard is stale
       }
       repl_role_ = ReplicationRole::kMaster;
       break;
@@ -198,11 +215,13 @@ void Server::OnReplicationEvent(const ReplicationEvent& event) {
     case Kind::kSiteAdded:
       Log(LogLevel::kNotice, "Replication: a site joined the group (%u now)",
           frontier_.Replication().sites);
+      SyncReplicaLog();  // a membership a restart must not forget
       break;
     case Kind::kSiteRemoved:
       Log(LogLevel::kNotice,
           "Replication: a site was removed from the group (%u now)",
           frontier_.Replication().sites);
+      SyncReplicaLog();
       break;
     case Kind::kRemoved:
       Log(LogLevel::kWarning,

@@ -409,6 +409,13 @@ class Frontier {
   // the databases still locked out while the site syncs with its master)
   // is tried again by the next call.
   virtual StatusOr<bool> ReopenDeadHandles() = 0;
+  // Loop thread, on a replica (nothing elsewhere): writes and syncs the
+  // log it received if it grew since the last call. A replica acknowledges
+  // the master's records once they are in its log buffer, not on disk; a
+  // replica killed before this loses that tail, group membership changes
+  // included (docs/replication.md, "Two restarted sites"). IOError if the
+  // sync fails.
+  virtual Status SyncReplicaLog() = 0;
   // The shard's record of what it owns in a cluster (docs/cluster.md,
   // "What a shard owns"; cluster/shard_record.h), as text the server
   // writes and reads (opaque here), in the replicated meta.db like the

@@ -166,6 +166,7 @@ class FrontierImpl final : public Frontier {
   Status PutGroupDirectory(std::string_view text) override;
   StatusOr<std::string> GroupDirectory() override;
   StatusOr<bool> ReopenDeadHandles() override;  // frontier_replication.cc
+  Status SyncReplicaLog() override;
   Status PutClusterRecord(std::string_view text) override;
   StatusOr<std::string> ClusterRecord() override;
   Status RemoveReplicationSite(const ReplicationSite& site) override;

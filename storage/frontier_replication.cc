@@ -140,6 +140,11 @@ StatusOr<bool> FrontierImpl::ReopenDeadHandles() {
   return true;
 }
 
+Status FrontierImpl::SyncReplicaLog() {
+  if (!repl_ || closed_) return Status::OK();
+  return repl_->SyncReplicaLog(env_.get());
+}
+
 ReplicationState FrontierImpl::Replication() const {
   if (!repl_ || closed_) return ReplicationState{};
   return repl_->State(env_.get());

@@ -28,8 +28,11 @@ struct ReplicationState {
   ReplicationRole role = ReplicationRole::kNone;
   std::string master;  // the master's "host:port", "" while unknown
   bool master_link_up = false;  // a replica's connection to its master
-  // The end of this site's transaction log as one number: file << 32 |
-  // byte offset (0 with replication no).
+  // The end of this site's transaction log (what it has written, on a
+  // replica what it has received and acknowledged) as a byte position:
+  // (file - 1) * log file size + offset. The same records are at the same
+  // position on every site of a group, so a replica's lag is the master's
+  // minus its own (0 with replication no).
   uint64_t log_offset = 0;
   std::vector<ReplicationPeer> peers;
   uint32_t sites = 0;            // in the group, this one included

@@ -1,6 +1,7 @@
 #include "storage/replicator.h"
 
 #include <chrono>
+#include <cstdio>
 #include <cstdlib>
 #include <string>
 #include <utility>
@@ -58,6 +59,16 @@ Status Replicator::Configure(DbEnv* env) {
   env->set_app_private(this);
   Status s = bdb::FromDb(env->set_event_notify(&Replicator::OnEvent),
                          "set_event_notify");
+  // Diagnostics (docs/replication.md, "Diagnosing elections"): Berkeley
+  // DB's own account of elections and connections, on stderr.
+  if (const char* v = std::getenv("FRONTIERD_REPL_VERBOSE");
+      s.ok() && v != nullptr && *v != '\0' && *v != '0') {
+    env->set_msgfile(stderr);
+    for (u_int32_t which : {DB_VERB_REP_ELECT, DB_VERB_REPMGR_CONNFAIL,
+                            DB_VERB_REPMGR_MISC, DB_VERB_REP_MISC}) {
+      if (s.ok()) s = bdb::FromDb(env->set_verbose(which, 1), "set_verbose");
+    }
+  }
 
   // Replicas read while the Replication Manager's threads apply the log:
   // a deadlock between them is broken at once, the reader failing.
@@ -196,6 +207,20 @@ Status Replicator::CheckWritable(DbEnv* env) const {
   return Status::OK();
 }
 
+Status Replicator::SyncReplicaLog(DbEnv* env) {
+  if (is_master()) return Status::OK();
+  DB_LOG_STAT* log = nullptr;
+  Status s = bdb::FromDb(env->log_stat(&log, 0), "log_stat");
+  if (!s.ok()) return s;
+  const uint64_t end =
+      (static_cast<uint64_t>(log->st_cur_file) << 32) | log->st_cur_offset;
+  std::free(log);
+  if (end == replica_log_synced_) return Status::OK();
+  s = bdb::FromDb(env->log_flush(nullptr), "log_flush (replica)");
+  if (s.ok()) replica_log_synced_ = end;
+  return s;
+}
+
 ReplicationState Replicator::State(DbEnv* env) const {
   ReplicationState st;
   st.role = role();
@@ -203,10 +228,16 @@ ReplicationState Replicator::State(DbEnv* env) const {
   st.elections_won = elections_won_.load();
   (void)CountPeers(env, &st.connected_peers, &st.sites, &st.peers,
                    &st.master_link_up);
+  // Every site's log is a copy of the master's, record for record at the
+  // same LSN, so one formula gives numbers the sites can compare: bytes
+  // before the LSN if every earlier file were full (a file switch skips
+  // the unused tail of the last one; the number only grows).
   DB_LOG_STAT* log = nullptr;
-  if (env->log_stat(&log, 0) == 0) {
-    st.log_offset = (static_cast<uint64_t>(log->st_cur_file) << 32) |
-                    log->st_cur_offset;
+  u_int32_t file_bytes = 0;
+  if (env->get_lg_max(&file_bytes) == 0 && env->log_stat(&log, 0) == 0) {
+    st.log_offset =
+        static_cast<uint64_t>(log->st_cur_file - 1) * file_bytes +
+        log->st_cur_offset;
     std::free(log);
   }
   if (is_master()) {

@@ -60,6 +60,11 @@ class Replicator {
 
   ReplicationState State(DbEnv* env) const;
 
+  // Loop thread. On a replica whose log grew since the last call, writes
+  // and syncs it (log_flush): the master's records it acknowledged from
+  // memory are then on its disk. OK and nothing done otherwise.
+  Status SyncReplicaLog(DbEnv* env);
+
   // Removes the site at `site` from the group (DbSite::remove: on a
   // replica the request goes to the master). Once done, the group's size
   // no longer counts it and it is not a peer any more; the removed site,
@@ -94,6 +99,7 @@ class Replicator {
   std::atomic<uint64_t> perm_failed_{0};
   std::atomic<uint64_t> elections_won_{0};
   bool master_seen_ = false;  // guarded by mu_: a role event came
+  uint64_t replica_log_synced_ = 0;  // loop thread: SyncReplicaLog's
 
   mutable std::mutex mu_;
   std::condition_variable changed_;  // Start() waits on it

@@ -8,7 +8,9 @@
 #   clients/bench/compare-replication.sh [build-dir]
 # Environment: N (pipelined ADDs, 200000), N1 (unpipelined ADDs, 20000),
 # PORT (first RESP port, 17379; the next three are used too), REPL_PORT
-# (replication port, 17400).
+# (replication port, 17400). After each workload, the CPU seconds each
+# server process used for it (user + system, from /proc/PID/stat) and per
+# 1,000 commands: the model of what a group costs (docs/performance.md).
 set -u
 B=${1:-build}
 N=${N:-200000}
@@ -19,6 +21,7 @@ T=$(mktemp -d /tmp/frontierd-repl-bench.XXXXXX)
 FLAGS=(--politeness-delay 0 --site-max-leases 0 --fsync always
        --bind 127.0.0.1 --http-port 0)
 pids=()
+names=()
 cleanup() {
   for p in "${pids[@]}"; do kill "$p" 2>/dev/null; done
   for p in "${pids[@]}"; do wait "$p" 2>/dev/null; done
@@ -32,6 +35,7 @@ start() {  # name port [directives...]
   "$B/frontierd" --port "$port" --dir "$T/$name" "${FLAGS[@]}" \
     --logfile "$T/$name.log" "$@" 2>>"$T/$name.err" &
   pids+=($!)
+  names+=("$name")
   for _ in $(seq 1 300); do
     redis-cli -p "$port" ping >/dev/null 2>&1 && return 0
     sleep 0.1
@@ -40,17 +44,41 @@ start() {  # name port [directives...]
   exit 1
 }
 
+ticks() {  # the CPU clock ticks (user + system) of every server started
+  for p in "${pids[@]}"; do
+    awk '{ print $14 + $15 }' "/proc/$p/stat" 2>/dev/null || echo 0
+  done
+}
+
+cpu() {  # commands: the CPU each server used since `before`, in seconds
+  local hz i=0 t
+  hz=$(getconf CLK_TCK)
+  for t in $(ticks); do
+    awk -v n="${names[$i]}" -v a="${before[$i]}" -v b="$t" -v hz="$hz" \
+      -v c="$1" 'BEGIN { s = (b - a) / hz; k = c > 0 ? s * 1000 / c : 0;
+        printf "   cpu %s: %.2f s, %.3f s per 1k commands\n", n, s, k }'
+    i=$((i + 1))
+  done
+}
+
 run() {  # label port
   echo "== $1"
+  before=($(ticks))
   "$B/frontier-bench" -p "$2" -c 50 -P 64 -n "$N" add | grep -E "adds/s"
+  cpu "$N"
+  before=($(ticks))
   "$B/frontier-bench" -p "$2" -c 50 -P 64 pop-confirm | grep -E "pops/s"
+  cpu $((2 * N))  # every URL the adds stored, popped and confirmed
+  before=($(ticks))
   "$B/frontier-bench" -p "$2" -c 50 -P 1 -n "$N1" add | grep -E "adds/s"
+  cpu "$N1"
 }
 
 start single "$PORT"
 run "single node" "$PORT"
 cleanup
 pids=()
+names=()
 T=$(mktemp -d /tmp/frontierd-repl-bench.XXXXXX)
 
 sites=(127.0.0.2:$REPL_PORT 127.0.0.3:$REPL_PORT 127.0.0.4:$REPL_PORT)

@@ -20,8 +20,9 @@ void Field(std::string& out, std::string_view key, std::string_view value) {
 // ROLE: ["master", offset, [[host, port, offset], ...]] on a master (and a
 // single node, whose list is empty), ["slave", host, port, state, offset]
 // on a replica. Addresses are where clients reach the sites (GroupView).
-// Offsets are this site's log end as one number (file << 32 | offset); a
-// peer's is not known and is "0".
+// Offsets are log ends in bytes (ReplicationState::log_offset): this
+// site's own, and each replica's as it last reported it (ReplicaProgress;
+// "0" before its first report).
 void RoleCommand(CommandContext& ctx) {
   const GroupView group = ViewGroup(ctx.frontier, ctx.config, ctx.server);
   const auto offset = static_cast<int64_t>(group.state.log_offset);
@@ -48,7 +49,7 @@ void RoleCommand(CommandContext& ctx) {
     ctx.reply.Array(3);
     ctx.reply.Bulk(host);
     ctx.reply.Bulk(std::to_string(port));
-    ctx.reply.Bulk("0");
+    ctx.reply.Bulk(std::to_string(site.lag.offset));
   }
 }
 
@@ -116,9 +117,13 @@ void ReplicationSection(const CommandContext& ctx, std::string& out) {
     for (const GroupSite& site : group.replicas) {
       if (!site.up) continue;
       const auto [host, port] = site.host_port();
+      // Redis's fields (lag: seconds since the replica's last report,
+      // -1 before the first), then frontierd's: the bytes it lacks.
       lines += "slave" + std::to_string(n++) + ":ip=" + host +
                ",port=" + std::to_string(port) +
-               ",state=online,offset=0,lag=0\r\n";
+               ",state=online,offset=" + std::to_string(site.lag.offset) +
+               ",lag=" + std::to_string(site.lag.lag_seconds) +
+               ",lag_bytes=" + std::to_string(site.lag.lag_bytes) + "\r\n";
     }
     Field(out, "connected_slaves", std::to_string(n));
     out += lines;
@@ -135,10 +140,16 @@ void ReplicationSection(const CommandContext& ctx, std::string& out) {
   size_t i = 0;
   for (const GroupSite& peer : group.peers) {
     const bool is_master = group.master && group.master->repl == peer.repl;
-    Field(out, "repl_peer" + std::to_string(i++),
-          "repl=" + peer.repl + ",client=" + (peer.known() ? peer.address() : "?") +
-              ",role=" + (is_master ? "master" : "replica") +
-              ",link=" + (peer.up ? "up" : "down"));
+    std::string line = "repl=" + peer.repl +
+                       ",client=" + (peer.known() ? peer.address() : "?") +
+                       ",role=" + (is_master ? "master" : "replica") +
+                       ",link=" + (peer.up ? "up" : "down");
+    if (st.role == ReplicationRole::kMaster) {  // a replica's report
+      line += ",offset=" + std::to_string(peer.lag.offset) +
+              ",lag=" + std::to_string(peer.lag.lag_seconds) +
+              ",lag_bytes=" + std::to_string(peer.lag.lag_bytes);
+    }
+    Field(out, "repl_peer" + std::to_string(i++), line);
   }
 }
 

@@ -91,7 +91,7 @@ void WriteReplicas(const CommandContext& ctx, const GroupView& group) {
     f.Add("master-host", master.host);
     f.Add("master-port", std::to_string(master.port));
     f.Add("slave-priority", std::to_string(ctx.config.repl_priority));
-    f.Add("slave-repl-offset", "0");
+    f.Add("slave-repl-offset", std::to_string(site.lag.offset));
     f.Write(ctx.reply);
   }
 }

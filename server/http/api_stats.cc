@@ -209,13 +209,22 @@ void WriteReplication(Json& j, const StatsSources& src) {
   j.Member("group_sites", uint64_t{group.state.sites});
   j.Key("sites");
   j.Open('[');
-  auto site = [&j](const GroupSite& s, const char* site_role) {
+  // offset: the site's log end in bytes (a replica's as it reported it,
+  // on a master; lag_seconds -1 before its first report); lag_bytes: what
+  // it lacked of the master's log then.
+  const bool master = role == ReplicationRole::kMaster;
+  auto site = [&j, master](const GroupSite& s, const char* site_role) {
     j.Open('{');
     j.Member("site", std::string_view(s.repl));
     j.Member("role", site_role);
     j.Member("link", s.up ? "up" : "down");
     j.Member("client", s.known() ? s.address() : std::string());
     j.Member("self", s.self);
+    if (s.self || master) {
+      j.Member("offset", s.lag.offset);
+      j.Member("lag_bytes", s.lag.lag_bytes);
+      j.Member("lag_seconds", s.lag.lag_seconds);
+    }
     j.Close('}');
   };
   if (group.master) site(*group.master, "master");

@@ -479,7 +479,8 @@ void RenderReplication(Exposition& x, const StatsSources& src) {
   x.One("frontierd_replication_elections_won_total", "counter",
         "Elections this site won.", Number(st.elections_won));
   x.One("frontierd_replication_log_offset", "gauge",
-        "The end of this site's transaction log, as file << 32 | offset.",
+        "The end of this site's transaction log, in bytes (the same on "
+        "every site once it has every record).",
         Number(st.log_offset));
   x.Family("frontierd_replication_peer_up", "gauge",
            "1 while the peer's replication connection is up; labelled with "
@@ -492,6 +493,33 @@ void RenderReplication(Exposition& x, const StatsSources& src) {
                  (peer.known() ? peer.address() : "") + "\",role=\"" +
                  (master ? "master" : "replica") + "\"",
              Number(uint64_t{peer.up}));
+  }
+  if (st.role != ReplicationRole::kMaster) return;
+  // On the master: each replica's position, as it reports it once a
+  // second (docs/replication.md, "Replica offsets and lag").
+  struct PeerFamily {
+    const char* name;
+    const char* help;
+    int64_t (*value)(const ReplicaLag&);
+  };
+  static constexpr PeerFamily kPeerFamilies[] = {
+      {"frontierd_replication_peer_offset",
+       "A replica's log end in bytes, as it last reported it (0 before).",
+       [](const ReplicaLag& l) { return static_cast<int64_t>(l.offset); }},
+      {"frontierd_replication_peer_lag_bytes",
+       "Bytes of the master's log a replica lacked at its last report.",
+       [](const ReplicaLag& l) { return static_cast<int64_t>(l.lag_bytes); }},
+      {"frontierd_replication_peer_report_age_seconds",
+       "Whole seconds since a replica's last report (-1: none yet).",
+       [](const ReplicaLag& l) { return l.lag_seconds; }},
+  };
+  for (const PeerFamily& f : kPeerFamilies) {
+    x.Family(f.name, "gauge", f.help);
+    for (const GroupSite& peer : group.replicas) {
+      if (peer.self) continue;
+      x.Sample(f.name, "peer=\"" + peer.repl + "\"",
+               std::to_string(f.value(peer.lag)));
+    }
   }
 }
 

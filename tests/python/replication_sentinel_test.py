@@ -185,7 +185,14 @@ class SentinelDiscoveryTest(unittest.TestCase):
                  x["link"], x["client"]] for x in api["sites"]), expected)
             rows = dashboard_rows(http_port, "replication")
             if rows is not None:
-                self.assertEqual(sorted(rows), expected)
+                self.assertEqual(sorted(r[:4] for r in rows), expected)
+                # Each site's log offset; each replica's lag as the master
+                # last heard it (replication_offsets_test.py checks the
+                # values).
+                for r in rows:
+                    self.assertRegex(r[4], r"^\d+$")
+                    self.assertRegex(r[5], r"^(–|no report yet|"
+                                     r"[\d.]+ [KMG]?i?B \(\d+ s ago\))$")
             elif os.environ.get("CI"):
                 self.fail("chromium is needed in CI")
             promtool = shutil.which("promtool")

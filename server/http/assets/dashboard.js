@@ -251,14 +251,20 @@ function render(s) {
       c.cmd || '–', fmtDuration(c.idle_ms)]));
   // The replication group (/api/stats "replication"), with replication yes:
   // each site by its replication address, where clients reach it ('–'
-  // until the group's directory names it) and its link to this site.
+  // until the group's directory names it), its link to this site, its log
+  // offset and, for a replica on the master, the bytes of the master's log
+  // it lacked at its last report and how old that report is.
   const repl = s.replication;
   $('replication-panel').hidden = !repl || repl.role === 'none';
   if (repl && repl.role !== 'none') {
     setText('replication-note', 'this site is the ' + repl.role + ', ' +
             repl.group_sites + ' sites in the group');
+    const lag = (x) => x.self || x.lag_seconds === undefined ? '–'
+        : x.lag_seconds < 0 ? 'no report yet'
+        : fmtBytes(x.lag_bytes) + ' (' + x.lag_seconds + ' s ago)';
     fillTable('replication', repl.sites.map((x) => [x.site, x.role,
-        x.self ? 'this site' : x.link, x.client || '–']));
+        x.self ? 'this site' : x.link, x.client || '–',
+        x.offset === undefined ? '–' : String(x.offset), lag(x)]));
   }
   const prev = samples.length > 1 ? samples[samples.length - 2] : null;
   const dt = prev ? (s.time_ms - prev.stats.time_ms) / 1000 : 0;
