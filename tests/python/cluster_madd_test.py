@@ -318,6 +318,10 @@ class ClusterMaddTest(unittest.TestCase):
                              before["cluster_madd_parts"], 2 * len(clients))
             self.assertEqual(after["cluster_madd_batches"] -
                              before["cluster_madd_batches"], 2)
+            self.assertEqual(r.execute_command("CONFIG", "RESETSTAT"), b"OK")
+            zeroed = r.info("cluster")
+            self.assertEqual((zeroed["cluster_madd_parts"],
+                              zeroed["cluster_madd_batches"]), (0, 0))
             # One client's pipeline: each MADD answered in order.
             pipe = c.client(ref_owner).pipeline(transaction=False)
             for k in range(6, 10):
