@@ -13,8 +13,10 @@ runs against:
 
 Prints, per run, the pages crawled, the wall time, and the servers' CPU
 (user + system from /proc, over every server process) per page; the last
-lines are the medians over RUNS. Temporary directories, free ports, every
-process stopped by its PID.
+lines are the medians over RUNS. For the cluster, also the MADDs' parts
+for other shards per page and the MADDLINKS commands that carried them
+(INFO's cluster_madd_parts and cluster_madd_batches). Temporary
+directories, free ports, every process stopped by its PID.
 
     /usr/bin/python3 scripts/bench-cluster-crawl.py build [PAGES] [RUNS] [C] \
         [LOCAL_SHARE]
@@ -100,7 +102,13 @@ def measure(build, servers, clients, addresses, pages_each, conns):
     wall = time.monotonic() - started
     cpu = madd.cpu_seconds(servers) - cpu_before
     pages = sum(crawled(c) for c in clients)
-    return pages, wall, cpu / max(pages, 1) * 1e6
+    # MADDs' parts for other shards and the MADDLINKS that carried them
+    # (one per peer per pass), per page; none on one node.
+    infos = [c.info("cluster") for c in clients]
+    parts = sum(i.get("cluster_madd_parts", 0) for i in infos)
+    batches = sum(i.get("cluster_madd_batches", 0) for i in infos)
+    return (pages, wall, cpu / max(pages, 1) * 1e6, parts / max(pages, 1),
+            batches / max(pages, 1))
 
 
 def main():
@@ -116,7 +124,9 @@ def main():
             got = run(build, pages, conns)
             results[name].append(got)
             print(f"run {r + 1} {name:7s} {got[0]} pages in {got[1]:.1f} s, "
-                  f"servers' CPU {got[2]:.0f} us/page", flush=True)
+                  f"servers' CPU {got[2]:.0f} us/page, MADDLINKS parts "
+                  f"{got[3]:.2f} in {got[4]:.2f} commands per page",
+                  flush=True)
     for name, got in results.items():
         print(f"median {name:7s} servers' CPU "
               f"{statistics.median(g[2] for g in got):.0f} us/page, "

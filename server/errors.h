@@ -221,5 +221,8 @@ inline constexpr std::string_view kClusterInternal =
     "(CLUSTER LINK, logged in as cluster-auth-user) may send it";
 inline constexpr std::string_view kLinksDepth =
     "ERR MADDLINKS depth is '-' or an integer from 0 to 65535";
+inline constexpr std::string_view kLinksGroups =
+    "ERR MADDLINKS GROUPS g is followed by g groups of ref depth depth-site "
+    "-|DATA n and n links (n >= 1), and nothing else";
 
 }  // namespace frontier::errors

@@ -35,6 +35,7 @@
 #include "server/internal_clients.h"
 #include "server/libevent_ptr.h"
 #include "server/log_syncer.h"
+#include "server/madd_batch.h"
 #include "server/partitions.h"
 #include "server/peer_directory.h"
 #include "server/pubsub.h"
@@ -291,6 +292,12 @@ class Server : private ConnectionEvents,
   // After the pass's commit (`committed`): hands the local parts of the
   // MADDs spread in it to their gathers (SpreadLinks).
   void SettleLocalParts(const Status& committed);
+  // At the end of the pass: the remote parts of the MADDs spread in it,
+  // one MADDLINKS per peer (and crawl, hold and timeout), each within
+  // cluster-forward-max-bytes (MaddBatch); and a batch's reply split back
+  // to its MADDs' gathers.
+  void SendMaddParts();
+  void OnMaddBatchReply(uint64_t batch, RelayedReply reply);
   // After a replication role change: which member of this node's shard is
   // its master (this node, or the one whose repl address the group names),
   // for CLUSTER SLOTS/NODES/SHARDS and MOVED.
@@ -361,6 +368,22 @@ class Server : private ConnectionEvents,
   // local parts of this pass's MADDs, final when the pass commits.
   std::unordered_map<uint64_t, ClusterGather> gathers_;
   std::vector<std::pair<uint64_t, RelayedReply>> pass_local_parts_;
+  // The remote parts of this pass's MADDs, not sent yet, and the batches
+  // in flight, by the id they are forwarded as (kMaddBatchId set: never a
+  // client's id).
+  struct MaddPart {
+    uint64_t client = 0;
+    uint32_t part = 0;
+    size_t shard = 0;
+    std::string crawl;
+    bool hold = true;
+    int64_t timeout_ms = 0;
+    std::vector<std::string> argv;
+  };
+  static constexpr uint64_t kMaddBatchId = uint64_t{1} << 63;
+  std::vector<MaddPart> pass_madd_parts_;
+  std::unordered_map<uint64_t, MaddBatch> madd_batches_;
+  uint64_t next_madd_batch_ = 0;
   // POP ... ANYSHARD in progress, per client: the POP sent on, the shards
   // still to ask, the empty reply if none has a URL; and where the next
   // one starts (round robin, so that idle workers do not all ask the same

@@ -112,6 +112,8 @@ void Server::ResetStats() {
   stats_.cluster_forward_errors = 0;
   stats_.cluster_moved = 0;
   stats_.cluster_forward_held = 0;
+  stats_.cluster_madd_parts = 0;
+  stats_.cluster_madd_batches = 0;
   stats_.commands.Reset();
   // Kept as it was if Berkeley DB cannot say (the ratio then spans more).
   auto cache = frontier_.CacheStats();

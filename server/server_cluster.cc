@@ -65,7 +65,11 @@ Status Server::UseCluster(ClusterState state) {
     forwarder_ = std::make_unique<ClusterForwarder>(
         base_.get(), stats_, ForwarderShards(),
         [this](uint64_t client, uint32_t part, RelayedReply reply) {
-          OnForwardReply(client, part, std::move(reply));
+          if ((client & kMaddBatchId) != 0) {
+            OnMaddBatchReply(client, std::move(reply));
+          } else {
+            OnForwardReply(client, part, std::move(reply));
+          }
         });
   }
   if (!config_.cluster_etcd.empty()) FollowEtcd();
@@ -296,12 +300,68 @@ void Server::SpreadLinks(
   pass_local_parts_.emplace_back(ctx.client.id, std::move(local));
   // A MADD another node forwarded here waits there for this reply, under
   // the same timeout: its parts get two thirds of it, so that a shard that
-  // does not answer costs its own links only, not the whole MADD.
+  // does not answer costs its own links only, not the whole MADD. Its
+  // parts are not held: that node holds the MADD.
+  const bool from_link = ctx.client.cluster_link;
   const int64_t timeout_ms =
-      ctx.client.cluster_link
+      from_link
           ? std::max<int64_t>(1, config_.cluster_forward_timeout_ms * 2 / 3)
           : 0;
-  FanOut(ctx, std::move(parts), std::move(gather), 1, timeout_ms);
+  gathers_.insert_or_assign(ctx.client.id, std::move(gather));
+  for (uint32_t i = 0; i < parts.size(); ++i) {
+    pass_madd_parts_.push_back(MaddPart{ctx.client.id, i + 1, parts[i].first,
+                                        ctx.client.crawl, !from_link,
+                                        timeout_ms,
+                                        std::move(parts[i].second)});
+  }
+  stats_.cluster_madd_parts += parts.size();
+  ctx.effects.await_forward = true;
+}
+
+void Server::SendMaddParts() {
+  std::vector<MaddPart> parts;
+  parts.swap(pass_madd_parts_);
+  const ClusterForwarder::Options base = ForwardOptions(config_, link_tls_.get());
+  // The parts for one peer that travel alike, in the order their MADDs
+  // ran: one batch while the byte limit allows.
+  std::vector<bool> sent(parts.size(), false);
+  for (size_t first = 0; first < parts.size(); ++first) {
+    if (sent[first]) continue;
+    const MaddPart& key = parts[first];
+    MaddBatch batch;
+    for (size_t i = first; i < parts.size(); ++i) {
+      MaddPart& one = parts[i];
+      if (sent[i] || one.shard != key.shard || one.crawl != key.crawl ||
+          one.hold != key.hold || one.timeout_ms != key.timeout_ms) {
+        continue;
+      }
+      size_t bytes = 0;
+      for (const std::string& arg : one.argv) bytes += arg.size();
+      if (!batch.empty() && batch.bytes() + bytes > base.max_bytes) continue;
+      batch.Add(one.client, one.part, std::move(one.argv));
+      sent[i] = true;
+    }
+    ClusterForwarder::Options options = base;
+    if (key.timeout_ms > 0) options.timeout_ms = key.timeout_ms;
+    forwarder_->set_options(std::move(options));
+    const uint64_t id = kMaddBatchId | ++next_madd_batch_;
+    forwarder_->ForwardToShard(key.shard, id, key.crawl, batch.Argv(),
+                               NowMs(), 0, key.hold);
+    ++stats_.cluster_madd_batches;
+    madd_batches_.emplace(id, std::move(batch));
+  }
+}
+
+void Server::OnMaddBatchReply(uint64_t batch, RelayedReply reply) {
+  auto it = madd_batches_.find(batch);
+  if (it == madd_batches_.end()) return;
+  const MaddBatch done = std::move(it->second);
+  madd_batches_.erase(it);
+  std::vector<RelayedReply> replies = done.Split(reply);
+  for (size_t m = 0; m < replies.size(); ++m) {
+    OnForwardReply(done.members()[m].client, done.members()[m].part,
+                   std::move(replies[m]));
+  }
 }
 
 void Server::SettleLocalParts(const Status& committed) {

@@ -22,6 +22,9 @@ void Server::AfterPass() {
     if (!refused) ServeBlocked(now);  // a POP is a write
     ExpireBlocked(now);
   }
+  // The MADDs of the pass that spread over shards: their links for each
+  // peer go as one MADDLINKS (their local parts are final at the commit).
+  if (!pass_madd_parts_.empty()) SendMaddParts();
   // The pass's commands, served BPOPs included, were one transaction:
   // commit it before anything is flushed or released.
   CommitPass();

@@ -66,6 +66,10 @@ struct ServerStats {
   // and the bytes of those held now.
   uint64_t cluster_forward_held = 0;
   uint64_t cluster_forward_held_bytes = 0;
+  // MADDs' parts for other shards, and the MADDLINKS commands that carried
+  // them (one per peer per pass, within the byte limit: MaddBatch).
+  uint64_t cluster_madd_parts = 0;
+  uint64_t cluster_madd_batches = 0;
 
   // # Commandstats
   CommandStats commands;

@@ -238,6 +238,10 @@ void ClusterSection(const CommandContext& ctx, std::string& out) {
          "\r\n";
   out += "cluster_forward_held_bytes:" +
          std::to_string(s.cluster_forward_held_bytes) + "\r\n";
+  out += "cluster_madd_parts:" + std::to_string(s.cluster_madd_parts) +
+         "\r\n";
+  out += "cluster_madd_batches:" + std::to_string(s.cluster_madd_batches) +
+         "\r\n";
 }
 
 }  // namespace frontier::commands

@@ -135,8 +135,126 @@ bool SpreadMadd(CommandContext& ctx, const std::vector<std::string_view>& urls,
   return true;
 }
 
+namespace {
+
+// One MADD's links in a MADDLINKS: the ref as the sending shard knows it,
+// and the links (with their values, if `data` is not empty).
+struct LinkGroup {
+  Frontier::RemoteRef ref;
+  std::vector<std::string_view> urls;
+  std::vector<std::string_view> data;
+};
+
+// `ref depth depth-site` into `group`; false, having replied the error,
+// if depth is neither '-' nor a depth.
+bool ParseRemoteRef(ReplyWriter& reply, std::span<const std::string> head,
+                    LinkGroup* group) {
+  group->ref.url = head[0];
+  if (head[1] != "-") {
+    std::optional<int64_t> depth = ParseInt64(head[1]);
+    if (!depth || *depth < 0 || *depth > kMaxLinkDepth) {
+      reply.Error(errors::kLinksDepth);
+      return false;
+    }
+    group->ref.depth = static_cast<int>(*depth);
+  }
+  group->ref.depth_site = head[2];
+  return true;
+}
+
+// MADDLINKS GROUPS g, then g times `ref depth depth-site mode n` and the n
+// links (mode DATA: n url and value pairs; mode -: n urls). False, having
+// replied the error, unless the arguments are exactly that.
+bool ParseGroups(ReplyWriter& reply, std::span<const std::string> args,
+                 std::vector<LinkGroup>* groups) {
+  std::optional<int64_t> count =
+      args.empty() ? std::nullopt : ParseInt64(args[0]);
+  if (!count || *count < 1 ||
+      static_cast<uint64_t>(*count) > args.size() / 6) {
+    reply.Error(errors::kLinksGroups);
+    return false;
+  }
+  size_t at = 1;
+  for (int64_t g = 0; g < *count; ++g) {
+    if (args.size() - at < 5) {
+      reply.Error(errors::kLinksGroups);
+      return false;
+    }
+    LinkGroup group;
+    if (!ParseRemoteRef(reply, args.subspan(at, 3), &group)) return false;
+    const bool with_data = EqualsIgnoreCase(args[at + 3], "DATA");
+    std::optional<int64_t> n = ParseInt64(args[at + 4]);
+    const size_t width = with_data ? 2 : 1;
+    if ((!with_data && args[at + 3] != "-") || !n || *n < 1 ||
+        static_cast<uint64_t>(*n) > (args.size() - at - 5) / width) {
+      reply.Error(errors::kLinksGroups);
+      return false;
+    }
+    at += 5;
+    for (int64_t i = 0; i < *n; ++i) {
+      group.urls.push_back(args[at]);
+      if (with_data) group.data.push_back(args[at + 1]);
+      at += width;
+    }
+    groups->push_back(std::move(group));
+  }
+  if (at != args.size()) {
+    reply.Error(errors::kLinksGroups);
+    return false;
+  }
+  return true;
+}
+
+// What a group's links got: MOVED (a link of another shard: the two
+// nodes' maps disagree; never stored here nor sent on), else the next of
+// `outcomes`, in argument order.
+struct GroupResult {
+  std::vector<std::string> moved;
+  std::vector<StatusOr<AddOutcome>> outcomes;
+};
+
+// Stores `group`'s links of this shard.
+StatusOr<GroupResult> StoreGroup(CommandContext& ctx,
+                                 const ClusterState& state,
+                                 const LinkGroup& group) {
+  const SiteRules rules = RulesOf(ctx.config);
+  std::vector<std::pair<size_t, std::vector<size_t>>> owners =
+      SplitLinks(group.urls, state, rules);
+  GroupResult result;
+  result.moved.resize(group.urls.size());
+  for (size_t p = 1; p < owners.size(); ++p) {
+    for (size_t i : owners[p].second) {
+      result.moved[i] = std::string(errors::kMovedPrefix) +
+                        std::to_string(SlotOfKey(group.urls[i], rules)) + " " +
+                        state.master_of(owners[p].first).resp.ToString();
+    }
+  }
+  const bool with_data = !group.data.empty();
+  const Subset mine = SubsetOf(group.urls, with_data ? &group.data : nullptr,
+                               owners[0].second);
+  auto outcomes = ctx.frontier.AddLinksOfRemoteRef(
+      group.ref, mine.urls, with_data ? &mine.data : nullptr, ctx.now_ms);
+  if (!outcomes.ok()) return outcomes.status();
+  result.outcomes = std::move(outcomes).value();
+  return result;
+}
+
+void ReplyGroup(ReplyWriter& reply, const GroupResult& result) {
+  size_t next = 0;
+  for (const std::string& moved : result.moved) {
+    if (!moved.empty()) {
+      reply.Error(moved);
+    } else {
+      ReplyAddOutcome(reply, result.outcomes[next++]);
+    }
+  }
+}
+
+}  // namespace
+
 // MADDLINKS ref depth depth-site url [url ...]
 // MADDLINKS ref depth depth-site DATA url value [url value ...]
+// MADDLINKS GROUPS g ref depth depth-site -|DATA n link... ... (MaddBatch)
 void MAddLinks(CommandContext& ctx) {
   const ClusterState* state = ctx.server.cluster();
   if (state == nullptr) {
@@ -147,51 +265,35 @@ void MAddLinks(CommandContext& ctx) {
     ctx.reply.Error(errors::kClusterInternal);
     return;
   }
-  Frontier::RemoteRef ref;
-  ref.url = ctx.argv[1];
-  if (ctx.argv[2] != "-") {
-    std::optional<int64_t> depth = ParseInt64(ctx.argv[2]);
-    if (!depth || *depth < 0 || *depth > kMaxLinkDepth) {
-      ctx.reply.Error(errors::kLinksDepth);
+  // Every group is checked before any is stored: bad input changes
+  // nothing.
+  std::vector<LinkGroup> groups;
+  if (EqualsIgnoreCase(ctx.argv[1], "GROUPS")) {
+    if (!ParseGroups(ctx.reply, ctx.argv.subspan(2), &groups)) return;
+  } else {
+    LinkGroup group;
+    if (!ParseRemoteRef(ctx.reply, ctx.argv.subspan(1, 3), &group) ||
+        !ParseLinks(ctx.reply, ctx.argv.subspan(4), &group.urls,
+                    &group.data)) {
       return;
     }
-    ref.depth = static_cast<int>(*depth);
+    groups.push_back(std::move(group));
   }
-  ref.depth_site = ctx.argv[3];
-  std::vector<std::string_view> urls;
-  std::vector<std::string_view> data;
-  if (!ParseLinks(ctx.reply, ctx.argv.subspan(4), &urls, &data)) return;
-  // A link of another shard (the two nodes' maps disagree) is answered
-  // MOVED, never stored here nor sent on.
-  const SiteRules rules = RulesOf(ctx.config);
-  std::vector<std::pair<size_t, std::vector<size_t>>> owners =
-      SplitLinks(urls, *state, rules);
-  std::vector<std::string> moved(urls.size());
-  for (size_t p = 1; p < owners.size(); ++p) {
-    for (size_t i : owners[p].second) {
-      moved[i] = std::string(errors::kMovedPrefix) +
-                 std::to_string(SlotOfKey(urls[i], rules)) + " " +
-                 state->master_of(owners[p].first).resp.ToString();
+  // One flat array of every group's elements, in order; an I/O error is
+  // the whole reply (the pass fails with it).
+  std::vector<GroupResult> results;
+  size_t size = 0;
+  for (const LinkGroup& group : groups) {
+    StatusOr<GroupResult> one = StoreGroup(ctx, *state, group);
+    if (!one.ok()) {
+      ReplyStatus(ctx.reply, one.status());
+      return;
     }
+    size += one->moved.size();
+    results.push_back(std::move(one).value());
   }
-  const bool with_data = !data.empty();
-  const Subset mine =
-      SubsetOf(urls, with_data ? &data : nullptr, owners[0].second);
-  auto outcomes = ctx.frontier.AddLinksOfRemoteRef(
-      ref, mine.urls, with_data ? &mine.data : nullptr, ctx.now_ms);
-  if (!outcomes.ok()) {
-    ReplyStatus(ctx.reply, outcomes.status());
-    return;
-  }
-  ctx.reply.Array(urls.size());
-  size_t next = 0;  // this shard's links come in argument order
-  for (size_t i = 0; i < urls.size(); ++i) {
-    if (!moved[i].empty()) {
-      ctx.reply.Error(moved[i]);
-    } else {
-      ReplyAddOutcome(ctx.reply, (*outcomes)[next++]);
-    }
-  }
+  ctx.reply.Array(size);
+  for (const GroupResult& result : results) ReplyGroup(ctx.reply, result);
 }
 
 }  // namespace frontier::commands

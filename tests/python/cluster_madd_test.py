@@ -13,6 +13,11 @@ process stopped by its PID, every wait bounded.
   within cluster-forward-timeout; the others are stored; several MADDs at
   once keep the forwarder's bytes in flight (INFO) within its limit;
 - MADDLINKS, the internal command, is refused to an ordinary client;
+- the MADDs of one pass (several clients' MADDs read at once) send each
+  other shard one MADDLINKS (INFO's cluster_madd_batches), each MADD's
+  reply still its own links' answers in argument order, with its own
+  ref's depth and values; MADDLINKS GROUPS with a wrong count refuses the
+  whole command and stores nothing;
 - SITE TOP [n] CLUSTER merges every shard's SITE TOP.
 
     python3 cluster_madd_test.py path/to/frontierd
@@ -240,6 +245,109 @@ class ClusterMaddTest(unittest.TestCase):
                 if owner != stopped:
                     self.assertEqual(c.client(owner).execute_command(
                         "SEEN", tagged(url, site)), 1)
+
+
+    def test_the_madds_of_one_pass_share_one_maddlinks_per_peer(self):
+        with Cluster() as c:
+            ref_owner = owner_of("ref.example.com")
+            r = c.client(ref_owner)
+            # Refs of depth 1, 2 and 3, all on the ref's shard.
+            self.chain(r, 3)
+            refs = [f"http://ref.example.com/{d}" for d in (1, 2, 3)]
+
+            def links_of(k):
+                urls = [f"http://s{j}.example.com/b{k}/{j}" for j in range(40)]
+                self.assertEqual({owner_of(f"s{j}.example.com")
+                                  for j in range(40)}, {0, 1, 2})
+                return urls
+
+            def argv_of(k):
+                urls = links_of(k)
+                if k == 1:  # values with the links
+                    pairs = []
+                    for j, u in enumerate(urls):
+                        pairs += [u, f"v{k}-{j}"]
+                    return ["MADD", refs[k % 3], "DATA", *pairs]
+                if k == 2:  # a bad URL in the middle
+                    urls = urls[:20] + ["ftp://bad"] + urls[20:]
+                return ["MADD", refs[k % 3], *urls]
+
+            clients = [c.client(ref_owner) for _ in range(6)]
+            for one in clients:
+                self.assertTrue(one.ping())
+            before = r.info("cluster")
+            results = [None] * len(clients)
+
+            def madd(k):
+                results[k] = clients[k].execute_command(*argv_of(k))
+
+            # The node stopped while the MADDs arrive: it reads them all in
+            # its next pass.
+            node = c.nodes[ref_owner].proc.pid
+            os.kill(node, signal.SIGSTOP)
+            try:
+                workers = [threading.Thread(target=madd, args=(k,))
+                           for k in range(len(clients))]
+                for t in workers:
+                    t.start()
+                time.sleep(0.5)
+            finally:
+                os.kill(node, signal.SIGCONT)
+            for t in workers:
+                t.join(30)
+            after = r.info("cluster")
+            for k, result in enumerate(results):
+                self.assertIsNotNone(result, k)
+                if k == 2:
+                    self.assertIsInstance(result[20], redis.ResponseError)
+                    del result[20]
+                self.assertEqual(result, [1] * 40, k)
+                for j, url in enumerate(links_of(k)):
+                    site = f"s{j}.example.com"
+                    self.assertEqual(self.depth_on_owner(c, url, site),
+                                     k % 3 + 2, (k, j))
+                    if k == 1:
+                        info = c.client(owner_of(site)).execute_command(
+                            "URLINFO", tagged(url, site))
+                        self.assertEqual(
+                            dict(zip(info[0::2], info[1::2]))[b"data"],
+                            f"v1-{j}".encode())
+            # Two parts per MADD (the two other shards), one MADDLINKS per
+            # peer for the whole pass.
+            self.assertEqual(after["cluster_madd_parts"] -
+                             before["cluster_madd_parts"], 2 * len(clients))
+            self.assertEqual(after["cluster_madd_batches"] -
+                             before["cluster_madd_batches"], 2)
+            self.assertEqual(r.execute_command("CONFIG", "RESETSTAT"), b"OK")
+            zeroed = r.info("cluster")
+            self.assertEqual((zeroed["cluster_madd_parts"],
+                              zeroed["cluster_madd_batches"]), (0, 0))
+            # One client's pipeline: each MADD answered in order.
+            pipe = c.client(ref_owner).pipeline(transaction=False)
+            for k in range(6, 10):
+                pipe.execute_command("MADD", refs[0], *links_of(k))
+            self.assertEqual(pipe.execute(), [[1] * 40] * 4)
+            # MADDLINKS GROUPS on a node's link: a count that does not
+            # match the groups refuses the whole command.
+            other = (ref_owner + 1) % 3
+            site = next(f"s{j}.example.com" for j in range(SITES)
+                        if owner_of(f"s{j}.example.com") == other)
+            link_conn = c.client(other)
+            self.assertEqual(link_conn.execute_command("CLUSTER", "LINK"),
+                             b"OK")
+            url = f"http://{site}/grouped"
+            with self.assertRaises(redis.ResponseError) as caught:
+                link_conn.execute_command(
+                    "MADDLINKS", "GROUPS", "2", refs[0], "0", "example.com",
+                    "-", "1", url)
+            self.assertIn("GROUPS", str(caught.exception))
+            self.assertEqual(c.client(other).execute_command(
+                "SEEN", tagged(url, site)), 0)
+            self.assertEqual(link_conn.execute_command(
+                "MADDLINKS", "GROUPS", "2", refs[0], "0", "example.com",
+                "-", "1", url, refs[0], "-", "example.com", "DATA", "1",
+                url + "2", "v"), [1, 1])
+            self.assertEqual(self.depth_on_owner(c, url, site), 1)
 
 
 if __name__ == "__main__":
