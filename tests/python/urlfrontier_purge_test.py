@@ -128,9 +128,13 @@ class UrlFrontierPurgeTest(base.UrlFrontierCase):
         self.addCleanup(self.resp.close)
         admin = (("user", "default"), ("password", "secret"))
         worker = (("user", "worker"), ("password", "wpass"))
-        self.stub.PutURLs(iter([base.discovered("https://example.com/")]),
-                          metadata=admin, timeout=20)
-        time.sleep(1.1)
+        # The acks are read, so the URL is stored before the checks below
+        # (an unread stream may not have been served yet).
+        acks = list(self.stub.PutURLs(
+            iter([base.discovered("https://example.com/")]),
+            metadata=admin, timeout=20))
+        self.assertEqual(len(acks), 1)
+        time.sleep(1.1)  # older than the purge's cut below
         with self.assertRaises(grpc.RpcError) as caught:
             self.stub.PurgeURLs(pb.PurgeUrlParams(days=0), metadata=worker,
                                 timeout=10)
