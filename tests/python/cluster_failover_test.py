@@ -26,9 +26,9 @@ import unittest
 import redis
 from redis.crc import key_slot
 
-import cluster_test
+import cluster_harness
 from cluster_etcd_test import wait_for
-from cluster_test import GroupCluster
+from cluster_harness import GroupCluster
 
 SPLIT = 8191  # shard a: 0-8191, shard b: 8192-16383
 HOLD_S = 8
@@ -147,5 +147,5 @@ class ClusterFailoverTest(unittest.TestCase):
 
 
 if __name__ == "__main__":
-    cluster_test.BINARY = sys.argv.pop(1)
+    cluster_harness.BINARY = sys.argv.pop(1)
     unittest.main()

@@ -1,5 +1,5 @@
 """MADD over the shards of a cluster (issue 21, docs/cluster.md): three
-one-process shards on 127.0.0.2-.4 (cluster_test.py's Cluster), each
+one-process shards on 127.0.0.2-.4 (cluster_harness.py's Cluster), each
 process stopped by its PID, every wait bounded.
 
 - a MADD of 1,000 links over 300 sites, sent to a node that does not own
@@ -32,8 +32,8 @@ import unittest
 import redis
 from redis.crc import key_slot
 
-import cluster_test
-from cluster_test import Cluster, shard_of_slot
+import cluster_harness
+from cluster_harness import Cluster, shard_of_slot
 
 MAX_BYTES = 64 * 1024
 SITES = 300
@@ -169,7 +169,7 @@ class ClusterMaddTest(unittest.TestCase):
                 started = time.monotonic()
                 reply = r.execute_command("MADD", ref, *[u for u, _ in links])
                 took = time.monotonic() - started
-                self.assertLess(took, cluster_test.FORWARD_TIMEOUT_S + 2)
+                self.assertLess(took, cluster_harness.FORWARD_TIMEOUT_S + 2)
                 self.assertEqual(len(reply), 1000)
                 for (url, site), element in zip(links, reply):
                     if owner_of(site) == stopped:
@@ -187,7 +187,7 @@ class ClusterMaddTest(unittest.TestCase):
                 reply = c.client(third).execute_command(
                     "MADD", ref, *[u for u, _ in more])
                 self.assertLess(time.monotonic() - started,
-                                cluster_test.FORWARD_TIMEOUT_S + 2)
+                                cluster_harness.FORWARD_TIMEOUT_S + 2)
                 for (url, site), element in zip(more, reply):
                     if owner_of(site) == stopped:
                         self.assertIsInstance(element, redis.ResponseError)
@@ -351,5 +351,5 @@ class ClusterMaddTest(unittest.TestCase):
 
 
 if __name__ == "__main__":
-    cluster_test.BINARY = sys.argv.pop(1)
+    cluster_harness.BINARY = sys.argv.pop(1)
     unittest.main()

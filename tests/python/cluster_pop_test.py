@@ -1,5 +1,5 @@
 """POP and BPOP ... ANYSHARD on a cluster (issue 21, docs/cluster.md):
-three one-process shards on 127.0.0.2-.4 (cluster_test.py's Cluster),
+three one-process shards on 127.0.0.2-.4 (cluster_harness.py's Cluster),
 each process stopped by its PID, every wait bounded.
 
 - POP ANYSHARD takes from this node's shard first, then from another
@@ -24,8 +24,8 @@ import unittest
 import redis
 from redis.crc import key_slot
 
-import cluster_test
-from cluster_test import Cluster, shard_of_slot
+import cluster_harness
+from cluster_harness import Cluster, shard_of_slot
 
 
 def urls_of_shard(shard, n, tag="p"):
@@ -78,11 +78,11 @@ class ClusterPopTest(unittest.TestCase):
                 self.assertEqual(
                     r[0].execute_command("POP", "ANYSHARD").decode(), other)
                 self.assertLess(time.monotonic() - started,
-                                cluster_test.FORWARD_TIMEOUT_S + 2)
+                                cluster_harness.FORWARD_TIMEOUT_S + 2)
                 started = time.monotonic()
                 self.assertIsNone(r[0].execute_command("POP", "ANYSHARD"))
                 self.assertLess(time.monotonic() - started,
-                                cluster_test.FORWARD_TIMEOUT_S + 2)
+                                cluster_harness.FORWARD_TIMEOUT_S + 2)
             finally:
                 os.kill(c.nodes[1].proc.pid, signal.SIGCONT)
             # A bad option is refused before anything is asked.
@@ -127,5 +127,5 @@ class ClusterPopTest(unittest.TestCase):
 
 
 if __name__ == "__main__":
-    cluster_test.BINARY = sys.argv.pop(1)
+    cluster_harness.BINARY = sys.argv.pop(1)
     unittest.main()

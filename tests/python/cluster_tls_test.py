@@ -24,9 +24,9 @@ import unittest
 import redis
 from redis.crc import key_slot
 
-import cluster_test
+import cluster_harness
 import servers
-from cluster_test import Cluster
+from cluster_harness import Cluster
 
 HOSTS = ["127.0.0.2", "127.0.0.3"]
 SPLIT = 8191  # shard a: 0-8191 (127.0.0.2), shard b: the rest (127.0.0.3)
@@ -84,7 +84,7 @@ class TlsCluster(Cluster):
         self.nodes = []
 
     def node_argv(self, i):
-        binary = os.path.abspath(cluster_test.BINARY)
+        binary = os.path.abspath(cluster_harness.BINARY)
         cert = os.path.join(self.pki, self.certs[i])
         return lambda s: [
             binary, "--port", str(s.port), "--bind", HOSTS[i], "--dir",
@@ -153,5 +153,5 @@ class ClusterTlsTest(unittest.TestCase):
 
 
 if __name__ == "__main__":
-    cluster_test.BINARY = sys.argv.pop(1)
+    cluster_harness.BINARY = sys.argv.pop(1)
     unittest.main()

@@ -1,5 +1,5 @@
 """frontier-worker on a three-shard cluster (issue 21, docs/cluster.md,
-docs/worker.md): three one-process shards on 127.0.0.2-.4 (cluster_test.py's
+docs/worker.md): three one-process shards on 127.0.0.2-.4 (cluster_harness.py's
 Cluster), a web site of eight hosts on 127.0.0.10-.17 served from this
 process (tests/clients/example_worker_test.py's Site), and one
 frontier-worker given the three nodes (--nodes). Every process is stopped
@@ -18,15 +18,13 @@ by its PID, every wait bounded.
 import os
 import subprocess
 import sys
-import threading
 import time
 import unittest
 
-import redis
 from redis.crc import key_slot
 
-import cluster_test
-from cluster_test import HOSTS, Cluster, shard_of_slot
+import cluster_harness
+from cluster_harness import HOSTS, Cluster, shard_of_slot
 import servers
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)),
@@ -66,7 +64,7 @@ class PoliteSite(Site):
 class ClusterWorkerTest(unittest.TestCase):
     def test_one_worker_crawls_every_shard_once_politely(self):
         worker_binary = os.path.join(
-            os.path.dirname(os.path.abspath(cluster_test.BINARY)),
+            os.path.dirname(os.path.abspath(cluster_harness.BINARY)),
             "frontier-worker")
         self.assertTrue(os.path.exists(worker_binary), worker_binary)
         owners = {shard_of_slot(key_slot(h.encode())) for h in SITE_HOSTS}
@@ -128,5 +126,5 @@ class ClusterWorkerTest(unittest.TestCase):
 
 
 if __name__ == "__main__":
-    cluster_test.BINARY = sys.argv.pop(1)
+    cluster_harness.BINARY = sys.argv.pop(1)
     unittest.main()
