@@ -10,7 +10,8 @@
 # PORT (first RESP port, 17379; the next three are used too), REPL_PORT
 # (replication port, 17400). After each workload, the CPU seconds each
 # server process used for it (user + system, from /proc/PID/stat) and per
-# 1,000 commands: the model of what a group costs (docs/performance.md).
+# 1,000 commands: the model of what a group costs (docs/performance.md);
+# and the benchmark client's own CPU and the workload's wall-clock time.
 set -u
 B=${1:-build}
 N=${N:-200000}
@@ -61,16 +62,23 @@ cpu() {  # commands: the CPU each server used since `before`, in seconds
   done
 }
 
+bench() {  # pattern frontier-bench-args...: its rate line, and its own
+  # CPU and wall-clock seconds (with the servers', what the machine spent)
+  local pattern=$1 TIMEFORMAT='   cpu frontier-bench: %U s user + %S s system in %R s'
+  shift
+  { time "$B/frontier-bench" "$@" | grep -E "$pattern"; } 2>&1
+}
+
 run() {  # label port
   echo "== $1"
   before=($(ticks))
-  "$B/frontier-bench" -p "$2" -c 50 -P 64 -n "$N" add | grep -E "adds/s"
+  bench "adds/s" -p "$2" -c 50 -P 64 -n "$N" add
   cpu "$N"
   before=($(ticks))
-  "$B/frontier-bench" -p "$2" -c 50 -P 64 pop-confirm | grep -E "pops/s"
+  bench "pops/s" -p "$2" -c 50 -P 64 pop-confirm
   cpu $((2 * N))  # every URL the adds stored, popped and confirmed
   before=($(ticks))
-  "$B/frontier-bench" -p "$2" -c 50 -P 1 -n "$N1" add | grep -E "adds/s"
+  bench "adds/s" -p "$2" -c 50 -P 1 -n "$N1" add
   cpu "$N1"
 }
 
