@@ -66,6 +66,12 @@ Status FrontierImpl::FinishWrite(bdb::Txn* txn, Status s) {
   } else {
     txn->Abort();
   }
+  // The journaled site records become pending, or are forgotten.
+  if (s.ok()) {
+    sites_.Committed();
+  } else {
+    sites_.Aborted();
+  }
   queue_.ResetHeadChanges();
   if (s.ok()) {
     const uint64_t seq =
