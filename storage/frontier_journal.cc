@@ -1,8 +1,11 @@
 // FrontierImpl: the site journal's life (storage/journal.h; docs/
 // design.md, "The site journal"): its replay at open, journal mode on and
 // off, the write-back transactions, and the log files it keeps.
+#include <unistd.h>
+
 #include <algorithm>
 #include <cstdlib>
+#include <cstring>
 
 #include "storage/frontier_impl.h"
 #include "storage/journal.h"
@@ -23,6 +26,19 @@ uint32_t LogFileNumber(const std::string& path) {
 }
 
 }  // namespace
+
+#ifdef FRONTIERD_FAULTS
+void journal::CrashPoint(DbEnv* env, const char* point) {
+  static const char* const at = std::getenv("FRONTIERD_CRASH_AT");
+  static long left = [] {
+    const char* v = std::getenv("FRONTIERD_CRASH_AFTER");
+    return v == nullptr ? 1L : std::max(1L, std::atol(v));
+  }();
+  if (at == nullptr || std::strcmp(at, point) != 0 || --left > 0) return;
+  (void)env->log_flush(nullptr);
+  ::_exit(137);
+}
+#endif
 
 Status FrontierImpl::ReplayJournal() {
   sites_.DisableJournal();
@@ -45,11 +61,13 @@ Status FrontierImpl::ReplayJournal() {
         return Status::OK();
       },
       &journal_replayed_);
+  if (s.ok()) journal::CrashPoint(env_.get(), "replaying");
   // Made durable before anything is served: recovery's own checkpoint
   // ends the window Berkeley DB replays, not this one, so a crash right
   // after this start replays again from the same point.
   if (s.ok()) s = StopJournal();
   if (!s.ok()) sites_.DisableJournal();
+  if (s.ok()) journal::CrashPoint(env_.get(), "replayed");
   return s;
 }
 
@@ -96,6 +114,7 @@ Status FrontierImpl::WriteBackJournal(size_t max, bool all) {
   }
   commit_seq_.fetch_add(1, std::memory_order_release);
   sites_.Committed();
+  if (max > 0) journal::CrashPoint(env_.get(), "written-back");
   return Status::OK();
 }
 

@@ -64,4 +64,18 @@ using Apply = std::function<Status(uint64_t site_fp, const SiteRecord* rec)>;
 Status Replay(DbEnv* env, const DB_LSN& from, const Apply& apply,
               uint64_t* records);
 
+// Test builds only (frontierd_faults, tests/CMakeLists.txt): the process
+// dies at once, as by kill -9, the FRONTIERD_CRASH_AFTER-th time (1 if
+// unset) it reaches the point FRONTIERD_CRASH_AT names: "journaled" (a
+// transaction's journal record is in the log, its commit not yet),
+// "written-back" (a write-back slice committed), "replaying" (the open
+// has replayed the journal, nothing written yet), "replayed" (the open's
+// replay written back). The log is flushed first, so what the point wrote
+// is on disk. A no-op in every other build.
+#ifdef FRONTIERD_FAULTS
+void CrashPoint(DbEnv* env, const char* point);
+#else
+inline void CrashPoint(DbEnv*, const char*) {}
+#endif
+
 }  // namespace frontier::journal
