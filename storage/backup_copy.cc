@@ -16,11 +16,13 @@
 #include <filesystem>
 #include <limits>
 #include <memory>
+#include <optional>
 #include <string>
 #include <system_error>
 #include <vector>
 
 #include "storage/bdb.h"
+#include "storage/journal.h"
 
 namespace frontier {
 namespace {
@@ -257,6 +259,44 @@ StatusOr<uint32_t> PageSizeOf(const fs::path& path) {
   return 0;
 }
 
+// Removes the copy's log files its recovery no longer needs, but none from
+// the site journal's replay point on (meta.db "journal_from",
+// storage/journal.h): the restored server replays the journal from there.
+Status RemoveCopiedLogs(DbEnv* env) {
+  std::optional<DB_LSN> from;
+  {
+    bdb::Database meta;
+    Status s = meta.Open(env, "meta.db", 0);
+    std::string value;
+    if (s.ok()) s = meta.Get(nullptr, "journal_from", &value);
+    if (s.ok()) {
+      DB_LSN lsn{};
+      if (!journal::DecodeLsn(value, &lsn)) {
+        return Status::Corruption("backup: undecodable journal replay point");
+      }
+      from = lsn;
+    } else if (!s.IsNotFound()) {
+      return s;
+    }
+    if (Status c = meta.Close(); !c.ok()) return c;
+  }
+  char** unused = nullptr;
+  Status s = bdb::FromDb(env->log_archive(&unused, DB_ARCH_ABS), "log_archive");
+  if (unused == nullptr) return s;
+  for (char** p = unused; s.ok() && *p != nullptr; ++p) {
+    const fs::path path(*p);
+    const std::string name = path.filename().string();
+    const uint32_t number =
+        static_cast<uint32_t>(std::strtoul(name.c_str() + 4, nullptr, 10));
+    if (from && number >= from->file) continue;
+    std::error_code ec;
+    fs::remove(path, ec);
+    if (ec) s = Status::IOError("backup: cannot remove " + path.string());
+  }
+  free(unused);
+  return s;
+}
+
 // Catastrophic recovery of the copy in `dir` (db_hotbackup's last steps):
 // every log record copied is replayed onto the copied pages, whatever
 // state each page was read in, and the logs recovery no longer needs are
@@ -277,17 +317,17 @@ Status RecoverCopy(const fs::path& dir, uint64_t cache_bytes) {
         "set_cachesize");
   }
   if (s.ok()) {
+    s = bdb::FromDb(env.set_app_dispatch(journal::Dispatch),
+                    "set_app_dispatch");
+  }
+  if (s.ok()) {
     s = bdb::FromDb(env.open(dir.c_str(),
                              DB_CREATE | DB_INIT_LOG | DB_INIT_MPOOL |
                                  DB_INIT_TXN | DB_RECOVER_FATAL | DB_PRIVATE,
                              0644),
                     "recover the copy in '" + dir.string() + "'");
   }
-  if (s.ok()) {
-    char** unused = nullptr;
-    s = bdb::FromDb(env.log_archive(&unused, DB_ARCH_REMOVE), "log_archive");
-    if (unused != nullptr) free(unused);
-  }
+  if (s.ok()) s = RemoveCopiedLogs(&env);
   Status closed = bdb::FromDb(env.close(0), "close the copy's environment");
   return s.ok() ? closed : s;
 }

@@ -134,6 +134,11 @@ StatusOr<BackupPlan> FrontierImpl::BeginBackup(const std::string& target_dir) {
     StatusOr<uint32_t> first = FirstLogInUse(env_.get());
     s = first.status();
     if (s.ok()) plan.first_log = *first;
+    // The site journal's replay reads from its replay point's file on
+    // (the checkpoint just stored one).
+    if (const std::optional<DB_LSN> from = sites_.replay_from()) {
+      plan.first_log = std::min(plan.first_log, from->file);
+    }
   }
   // Every database file of the directory, not only those open here: a
   // file of another crawl, or one created since the start, is copied too.

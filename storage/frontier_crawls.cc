@@ -98,6 +98,17 @@ void FrontierImpl::SwitchTo(CrawlSpace* space) {
   if (space == current_) return;
   Status s = EndOpenPass();
   if (!s.ok() && in_pass_) pass_error_ = s;
+  // The journal serves one crawl's sites.db: it ends (until a start with
+  // one crawl) before another crawl's state comes in.
+  s = StopJournal();
+  if (!s.ok()) {
+    // What is pending stays in the log only: memory no longer matches
+    // sites.db, so writes stop (a panic) until RetryWrites' reopen
+    // replays the journal.
+    write_failure_.Note(s);
+    sites_.DisableJournal();
+    (void)env_->set_flags(DB_PANIC_ENVIRONMENT, 1);
+  }
   SwapCrawlState(current_);
   SwapCrawlState(space);
   current_ = space;

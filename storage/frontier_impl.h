@@ -271,6 +271,10 @@ class FrontierImpl final : public Frontier {
   // In a pass with an open transaction: writes the dirty site records into
   // it now, for readers that scan sites.db itself (SITE LIST, TopSites).
   Status WritePassSites();
+  // WritePassSites(), and in journal mode every pending site record too:
+  // sites.db then holds every site as this transaction sees it
+  // (frontier_journal.cc).
+  Status SettleSites();
   // Ends an open pass for the callers that must run outside any
   // transaction (flush, checkpoint, backup, options); OK if none.
   Status EndOpenPass();
@@ -511,6 +515,23 @@ class FrontierImpl final : public Frontier {
   void StartFileSyncer();
   Status CheckLayout();
   Status RebuildScheduler();
+  // The site journal (frontier_journal.cc, storage/journal.h). At open,
+  // before the scheduler is built: replays the journal from meta.db's
+  // replay point, writes every record replayed to sites.db and drops the
+  // replay point, in one transaction; nothing to do without one.
+  Status ReplayJournal();
+  // After the crawls are open: journal mode on (single node, one crawl,
+  // FrontierOptions::site_journal), its first replay point stored.
+  Status StartJournal();
+  // Journal mode off: everything pending written and the replay point
+  // dropped, in one transaction (before another crawl becomes current).
+  Status StopJournal();
+  // One write-back transaction: up to `max` of the oldest pending site
+  // records (all if `all`) go to sites.db with the new replay point.
+  Status WriteBackJournal(size_t max, bool all);
+  // Removes (through the FileSyncer) the log files neither recovery, a
+  // replica nor the journal's replay point needs.
+  Status RemoveUnusedLogs();
   // Replication (frontier_replication.cc). OK without replication.
   // Before DbEnv::open: configures repl_ and adds its flags to *flags.
   Status ConfigureReplication(u_int32_t* flags);
@@ -665,6 +686,8 @@ class FrontierImpl final : public Frontier {
   WriteFailure write_failure_;
   // WriteBehind(): when the last slice ran, and the pages written so far.
   int64_t write_behind_ms_ = 0;
+  int64_t journal_slice_ms_ = 0;  // the last journal write-back slice
+  uint64_t journal_replayed_ = 0;  // journal records replayed at open
   uint64_t pages_written_behind_ = 0;
   // Syncs the database files behind the write-behind while the
   // environment is open (see FileSyncer).

@@ -15,6 +15,7 @@
 
 #include "storage/bdb_alloc.h"
 #include "storage/frontier_impl.h"
+#include "storage/journal.h"
 
 namespace frontier {
 
@@ -160,6 +161,10 @@ Status FrontierImpl::OpenEnvironment(int64_t start) {
                     DB_RECOVER | DB_PRIVATE;
   s = ConfigureReplication(&flags);
   if (!s.ok()) return s;
+  // Recovery meets the site journal's records (storage/journal.h).
+  s = bdb::FromDb(env->set_app_dispatch(journal::Dispatch),
+                  "set_app_dispatch");
+  if (!s.ok()) return s;
   TrimLogTail(opts_.dir);
   s = bdb::FromDb(env->open(opts_.dir.c_str(), flags, 0644),
                   "open environment in '" + opts_.dir + "'");
@@ -178,9 +183,13 @@ Status FrontierImpl::OpenEnvironment(int64_t start) {
   }
 
   s = OpenDatabases();
+  // The site records journaled since the last write-back, into sites.db
+  // before anything reads it.
+  if (s.ok()) s = ReplayJournal();
   if (s.ok()) s = LoadState();
   // The other crawls (crawls.db): each its own databases and scheduler.
   if (s.ok()) s = OpenCrawls();
+  if (s.ok()) s = StartJournal();
   // The databases and the first log file may have just been created:
   // their entries are made durable before anything is acknowledged.
   if (s.ok()) s = durability_.SyncDirectory();
@@ -268,6 +277,11 @@ Status FrontierImpl::CheckLayout() {
 }
 
 Status FrontierImpl::RebuildScheduler() {
+  // It reads sites.db itself: the journal's pending records go there
+  // first. No transaction is open here.
+  if (sites_.pending() > 0) {
+    if (Status s = WriteBackJournal(0, /*all=*/true); !s.ok()) return s;
+  }
   // One pass over the sites (not the URLs): O(sites) at start.
   sched_.Reset(opts_.partitions.size());
   blocks_.Clear();
@@ -383,8 +397,11 @@ uint64_t FrontierImpl::DataBytes() const {
 Status FrontierImpl::Checkpoint() {
   if (closed_) return Status::IOError("frontier is closed");
   if (Status s = EndOpenPass(); !s.ok()) return s;
-  Status s;
-  if (counters_saved_seq_ != commit_seq_.load()) {
+  // Every pending site record goes to sites.db first: the checkpoint
+  // then writes it to the file, and the journal's replay window starts
+  // after it.
+  Status s = WriteBackJournal(0, /*all=*/true);
+  if (s.ok() && counters_saved_seq_ != commit_seq_.load()) {
     s = SaveCounters();
     if (s.ok()) counters_saved_seq_ = commit_seq_.load();
   }
@@ -401,16 +418,7 @@ Status FrontierImpl::Checkpoint() {
   // backup's copy may still be reading them: they wait for the next
   // checkpoint after it.
   if (backup_pinned_) return Status::OK();
-  char** unused = nullptr;
-  s = bdb::FromDb(env_->log_archive(&unused, DB_ARCH_ABS), "log_archive");
-  if (unused != nullptr) {
-    std::vector<std::string> paths;
-    for (char** p = unused; *p != nullptr; ++p) paths.emplace_back(*p);
-    free(unused);
-    KeepLogsForReplicas(&paths);
-    file_syncer_->Remove(std::move(paths));
-  }
-  return s;
+  return RemoveUnusedLogs();
 }
 
 Status FrontierImpl::Close(bool skip_checkpoint) {

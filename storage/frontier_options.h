@@ -79,6 +79,11 @@ struct FrontierOptions {
   // from Q. Only tests set it: they check that path, which a directory
   // written by an earlier version takes.
   bool store_site_heads = true;
+  // Single node, one crawl: site records are journaled in the log once
+  // per transaction and written to sites.db behind (storage/journal.h,
+  // docs/design.md "The site journal"). False: written by every
+  // transaction, as with replication or several crawls. For measurements.
+  bool site_journal = true;
   // Replication (issue 20, docs/replication.md); off by default.
   ReplicationOptions replication;
 };

@@ -8,6 +8,7 @@
 #endif
 
 #include "storage/frontier_impl.h"
+#include "storage/journal.h"
 
 namespace frontier {
 
@@ -46,6 +47,9 @@ Status FrontierImpl::FinishWrite(bdb::Txn* txn, Status s) {
   // The counters are not written here: the state counts are the sums of
   // the site records' and the cumulative ones are saved at checkpoints.
   if (s.ok() && txn->get() != nullptr) s = WriteDirtySites(txn->get());
+  if (s.ok() && sites_.journal_on()) {
+    journal::CrashPoint(env_.get(), "journaled");
+  }
   sites_.DropDirty();
   Status closed = CloseCursors();
   if (s.ok()) s = closed;
@@ -65,6 +69,12 @@ Status FrontierImpl::FinishWrite(bdb::Txn* txn, Status s) {
     s = txn->Commit(commit_flags);
   } else {
     txn->Abort();
+  }
+  // The journaled site records become pending, or are forgotten.
+  if (s.ok()) {
+    sites_.Committed();
+  } else {
+    sites_.Aborted();
   }
   queue_.ResetHeadChanges();
   if (s.ok()) {

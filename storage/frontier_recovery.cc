@@ -18,6 +18,8 @@ void FrontierImpl::CloseEnvironment() {
   // cache and the file descriptors), so the panic state is lifted first.
   // Nothing cached is written back: recovery rebuilds from the log.
   if (env_) (void)env_->set_flags(DB_PANIC_ENVIRONMENT, 0);
+  // The journal's pending records are in the log: the reopen replays it.
+  sites_.DisableJournal();
   file_syncer_.reset();
   (void)CloseCrawls(/*sync=*/false);
   for (bdb::Database* db : Databases()) {
@@ -69,9 +71,7 @@ Status FrontierImpl::RetryWrites() {
     return s;
   }
   if (!backup_pinned_) {  // as Checkpoint(): drop logs no longer needed
-    char** unused = nullptr;
-    (void)env_->log_archive(&unused, DB_ARCH_REMOVE);
-    if (unused != nullptr) free(unused);
+    (void)RemoveUnusedLogs();
   }
   // Everything committed is on disk now: flushed, or (after a reopen)
   // exactly what recovery found there.

@@ -88,8 +88,9 @@ bool PassesFilter(SiteFilter filter, const SiteRecord& site, bool at_cap,
 StatusOr<SitePage> FrontierImpl::ListSites(SiteFilter filter, uint64_t cursor,
                                            size_t count, int64_t now_ms) {
   SitePage page;
-  // A pass's site records wait for its end; this scan reads the file.
-  Status s = WritePassSites();
+  // A pass's site records wait for its end, and journaled ones for a
+  // write-back; this scan reads the file.
+  Status s = SettleSites();
   if (!s.ok()) return s;
   bdb::Cursor c;
   s = c.Open(&sites_.db(), nullptr);
@@ -143,7 +144,7 @@ StatusOr<std::vector<SiteSize>> FrontierImpl::TopSites(size_t n) {
     top.push_back(std::move(site));
     std::push_heap(top.begin(), top.end(), larger);
   };
-  Status s = WritePassSites();  // as in ListSites
+  Status s = SettleSites();  // as in ListSites
   if (!s.ok()) return s;
   bdb::Cursor c;
   s = c.Open(&sites_.db(), nullptr);
@@ -171,12 +172,12 @@ StatusOr<std::vector<SiteSize>> FrontierImpl::TopSites(size_t n) {
     // the scan kept already is the same site, not another candidate.
     std::unordered_set<uint64_t> kept;
     for (const Candidate& cand : top) kept.insert(cand.fp);
-    for (const auto& [site_fp, site] : sites_.cached()) {
+    sites_.ForEachInMemory([&](uint64_t site_fp, const SiteRecord& site) {
       if (site.queued > 0 && !kept.contains(site_fp)) {
         offer({site_fp,
                SiteSize{site.name, site.urls, site.queued, site.leases}});
       }
-    }
+    });
   }
   std::sort_heap(top.begin(), top.end(), larger);
   std::vector<SiteSize> out;
@@ -218,7 +219,7 @@ StatusOr<uint64_t> FrontierImpl::DeleteSite(std::string_view site_arg,
       // Too many for one transaction: Tick removes the records later.
       removed = site.urls;
       tombstoned = true;
-      ls = sites_.db().Delete(t, EncodeSiteKey(site_fp));
+      ls = sites_.Erase(t, site_fp);
       if (ls.ok()) ls = SiteTombstones::Put(t, &meta_, site_fp);
       if (ls.ok()) ForgetSite(site_fp, site, /*with_urls=*/true);
       return ls;
@@ -252,7 +253,7 @@ StatusOr<uint64_t> FrontierImpl::DeleteSite(std::string_view site_arg,
     }
     if (!ls.IsNotFound() && !ls.ok()) return ls;
     ls = c.Close();
-    if (ls.ok()) ls = sites_.db().Delete(t, EncodeSiteKey(site_fp));
+    if (ls.ok()) ls = sites_.Erase(t, site_fp);
     if (!ls.ok()) return ls;
     // The site's robots.txt rules and fetch state (policy.db): an origin
     // belongs to one host, so to one site. An origin known only through

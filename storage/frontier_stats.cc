@@ -44,17 +44,17 @@ std::vector<SiteSize> FrontierImpl::LargestSites(size_t n) const {
   auto larger = [](const SiteSize& a, const SiteSize& b) {
     return a.urls != b.urls ? a.urls > b.urls : a.name < b.name;
   };
-  for (const auto& [fp, rec] : sites_.cached()) {
-    if (rec.urls == 0) continue;
+  sites_.ForEachInMemory([&](uint64_t, const SiteRecord& rec) {
+    if (rec.urls == 0) return;
     SiteSize site{rec.name, rec.urls, rec.queued, rec.leases};
-    if (out.size() == n && !larger(site, out.front())) continue;
+    if (out.size() == n && !larger(site, out.front())) return;
     if (out.size() == n) {
       std::pop_heap(out.begin(), out.end(), larger);
       out.pop_back();
     }
     out.push_back(std::move(site));
     std::push_heap(out.begin(), out.end(), larger);
-  }
+  });
   std::sort_heap(out.begin(), out.end(), larger);
   return out;
 }

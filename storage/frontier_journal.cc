@@ -1,0 +1,153 @@
+// FrontierImpl: the site journal's life (storage/journal.h; docs/
+// design.md, "The site journal"): its replay at open, journal mode on and
+// off, the write-back transactions, and the log files it keeps.
+#include <unistd.h>
+
+#include <algorithm>
+#include <cstdlib>
+#include <cstring>
+
+#include "storage/frontier_impl.h"
+#include "storage/journal.h"
+
+namespace frontier {
+
+namespace {
+
+constexpr const char* kReplayKey = "journal_from";
+
+// The number of log file `path` (".../log.0000000012"); 0 if not one.
+uint32_t LogFileNumber(const std::string& path) {
+  const size_t slash = path.find_last_of('/');
+  const std::string name =
+      slash == std::string::npos ? path : path.substr(slash + 1);
+  if (name.size() != 14 || name.rfind("log.", 0) != 0) return 0;
+  return static_cast<uint32_t>(std::strtoul(name.c_str() + 4, nullptr, 10));
+}
+
+}  // namespace
+
+#ifdef FRONTIERD_FAULTS
+void journal::CrashPoint(DbEnv* env, const char* point) {
+  static const char* const at = std::getenv("FRONTIERD_CRASH_AT");
+  static long left = [] {
+    const char* v = std::getenv("FRONTIERD_CRASH_AFTER");
+    return v == nullptr ? 1L : std::max(1L, std::atol(v));
+  }();
+  if (at == nullptr || std::strcmp(at, point) != 0 || --left > 0) return;
+  (void)env->log_flush(nullptr);
+  ::_exit(137);
+}
+#endif
+
+Status FrontierImpl::ReplayJournal() {
+  sites_.DisableJournal();
+  // Replication never journals; a directory that did is replayed by a
+  // single-node start (docs/design.md).
+  if (repl_) return Status::OK();
+  std::string value;
+  Status s = meta_.Get(nullptr, kReplayKey, &value);
+  if (s.IsNotFound()) return Status::OK();
+  if (!s.ok()) return s;
+  DB_LSN from{};
+  if (!journal::DecodeLsn(value, &from)) {
+    return Status::Corruption("undecodable journal replay point in meta.db");
+  }
+  sites_.EnableJournal(env_.get(), &meta_);
+  s = journal::Replay(
+      env_.get(), from,
+      [this](uint64_t site_fp, const SiteRecord* rec) {
+        sites_.Replayed(site_fp, rec);
+        return Status::OK();
+      },
+      &journal_replayed_);
+  if (s.ok()) journal::CrashPoint(env_.get(), "replaying");
+  // Made durable before anything is served: recovery's own checkpoint
+  // ends the window Berkeley DB replays, not this one, so a crash right
+  // after this start replays again from the same point.
+  if (s.ok()) s = StopJournal();
+  if (!s.ok()) sites_.DisableJournal();
+  if (s.ok()) journal::CrashPoint(env_.get(), "replayed");
+  return s;
+}
+
+Status FrontierImpl::StartJournal() {
+  if (repl_ || !opts_.site_journal || crawls_.size() > 1) {
+    return Status::OK();
+  }
+  sites_.EnableJournal(env_.get(), &meta_);
+  // Nothing pending: stores a replay point before any journal record.
+  Status s = WriteBackJournal(0, /*all=*/true);
+  if (!s.ok()) sites_.DisableJournal();
+  return s;
+}
+
+Status FrontierImpl::StopJournal() {
+  if (!sites_.journal_on()) return Status::OK();
+  bdb::Txn txn;
+  Status s = txn.Begin(env_.get());
+  if (s.ok()) s = sites_.WriteBack(txn.get(), 0, /*all=*/true);
+  if (s.ok()) s = meta_.Delete(txn.get(), kReplayKey);
+  if (s.ok()) s = txn.Commit();
+  if (!s.ok()) {
+    txn.Abort();
+    sites_.Aborted();
+    return s;
+  }
+  commit_seq_.fetch_add(1, std::memory_order_release);
+  sites_.Committed();
+  sites_.DisableJournal();
+  return Status::OK();
+}
+
+Status FrontierImpl::WriteBackJournal(size_t max, bool all) {
+  if (!sites_.journal_on()) return Status::OK();
+  bdb::Txn txn;
+  Status s = txn.Begin(env_.get());
+  if (s.ok()) s = sites_.WriteBack(txn.get(), max, all);
+  if (s.ok()) s = txn.Commit();
+  if (!s.ok()) {
+    txn.Abort();
+    sites_.Aborted();
+    if (s.IsIOError()) write_failure_.Note(s);
+    return s;
+  }
+  commit_seq_.fetch_add(1, std::memory_order_release);
+  sites_.Committed();
+  if (max > 0) journal::CrashPoint(env_.get(), "written-back");
+  return Status::OK();
+}
+
+Status FrontierImpl::SettleSites() {
+  if (!sites_.journal_on()) return WritePassSites();
+  if (pass_txn_open_) {
+    if (!pass_error_.ok()) return Status::OK();
+    Status s = WriteDirtySites(pass_txn_.get());
+    if (s.ok()) s = sites_.WriteBack(pass_txn_.get(), 0, /*all=*/true);
+    if (!s.ok()) pass_error_ = s;
+    return s;
+  }
+  if (sites_.pending() == 0) return Status::OK();
+  return WriteBackJournal(0, /*all=*/true);
+}
+
+Status FrontierImpl::RemoveUnusedLogs() {
+  char** unused = nullptr;
+  Status s =
+      bdb::FromDb(env_->log_archive(&unused, DB_ARCH_ABS), "log_archive");
+  if (unused == nullptr) return s;
+  std::vector<std::string> paths;
+  for (char** p = unused; *p != nullptr; ++p) paths.emplace_back(*p);
+  free(unused);
+  KeepLogsForReplicas(&paths);
+  // The journal's replay reads from its replay point's file on.
+  if (const std::optional<DB_LSN> from = sites_.replay_from()) {
+    std::erase_if(paths, [&](const std::string& path) {
+      return LogFileNumber(path) >= from->file;
+    });
+  }
+  file_syncer_->Remove(std::move(paths));
+  return s;
+}
+
+}  // namespace frontier
