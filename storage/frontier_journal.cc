@@ -42,13 +42,20 @@ void journal::CrashPoint(DbEnv* env, const char* point) {
 
 Status FrontierImpl::ReplayJournal() {
   sites_.DisableJournal();
-  // Replication never journals; a directory that did is replayed by a
-  // single-node start (docs/design.md).
-  if (repl_) return Status::OK();
   std::string value;
   Status s = meta_.Get(nullptr, kReplayKey, &value);
   if (s.IsNotFound()) return Status::OK();
   if (!s.ok()) return s;
+  // Replication never journals, and its start does not replay: a
+  // directory whose single-node process stopped with site records still
+  // in the journal would serve them without those changes.
+  if (repl_) {
+    return Status::InvalidArgument(
+        "the data directory holds site records in the site journal, not yet "
+        "written back (its last single-node process did not stop cleanly): "
+        "start it once with replication no, stop it, then start it with "
+        "replication");
+  }
   DB_LSN from{};
   if (!journal::DecodeLsn(value, &from)) {
     return Status::Corruption("undecodable journal replay point in meta.db");

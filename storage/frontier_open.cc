@@ -432,7 +432,10 @@ Status FrontierImpl::Close(bool skip_checkpoint) {
   Status result = EndPass();
   if (Status s = FlushLog(); result.ok()) result = s;
   if (!skip_checkpoint) {
-    Status s = Checkpoint();
+    // A clean stop leaves no journal: every site record in sites.db and
+    // no replay point, so any start (a replicated one too) may follow.
+    Status s = StopJournal();
+    if (s.ok()) s = Checkpoint();
     if (result.ok()) result = s;
   }
   file_syncer_.reset();
