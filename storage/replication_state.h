@@ -24,6 +24,15 @@ struct ReplicationPeer {
   bool connected = false;
 };
 
+// The steps of a planned hand-over of the master role (FAILOVER,
+// docs/replication.md, "Moving the master on purpose"): Berkeley DB 5.3
+// lets a running site change its role only while its elections are off.
+enum class HandoverStep {
+  kStepDown,     // master -> replica, elections off: it starts none
+  kTakeOver,     // replica -> master, elections on again
+  kElectionsOn,  // a stepped-down site: elections on again
+};
+
 struct ReplicationState {
   ReplicationRole role = ReplicationRole::kNone;
   std::string master;  // the master's "host:port", "" while unknown
