@@ -158,11 +158,13 @@ class ServerControl {
   // "waiting-for-sync" (stepped down, the target catching up) or
   // "failover-in-progress" (the target took over; not yet followed).
   virtual std::string_view HandoverState() const = 0;
-  // REPLICATION TAKEOVER offset (sent by a master handing its role over):
-  // on a replica whose log reaches `offset`, becomes the master (OK; also
-  // if master already). Unavailable "TRYAGAIN ..." while its log is
-  // shorter, InvalidArgument with repl-priority 0; nothing changes then.
-  virtual Status TakeOverMaster(uint64_t offset) = 0;
+  // REPLICATION TAKEOVER offset deadline (sent by a master handing its
+  // role over): on a replica whose log reaches `offset`, before
+  // `deadline_ms` (wall clock), becomes the master (OK; also if master
+  // already). Unavailable "TRYAGAIN ..." while its log is shorter,
+  // InvalidArgument after the deadline or with repl-priority 0; nothing
+  // changes then.
+  virtual Status TakeOverMaster(uint64_t offset, int64_t deadline_ms) = 0;
   // BACKUP: prepares a backup of the frontier to `target_dir`
   // (Frontier::BeginBackup) and starts copying it off the loop. On OK the
   // calling client `client_id` waits (CommandEffects::await_backup) and is

@@ -162,7 +162,7 @@ class Server : private ConnectionEvents,
                        uint64_t client_id) override;
   Status AbortHandover() override;
   std::string_view HandoverState() const override;
-  Status TakeOverMaster(uint64_t offset) override;
+  Status TakeOverMaster(uint64_t offset, int64_t deadline_ms) override;
   void HandoverTick();
   // Ends the hand-over: answers its client OK, or `error` after this site
   // became master again.
@@ -462,6 +462,7 @@ class Server : private ConnectionEvents,
     uint64_t offset = 0;
     int64_t started_ms = 0;
     int64_t deadline_ms = 0;
+    int64_t asked_ms = 0;  // when the request in flight went; 0: none
     bool taken_over = false;
   };
   std::optional<Handover> handover_;

@@ -9,14 +9,20 @@
 //      client reconnects to the master it is then told of).
 //   2. Every kHandoverTickMs it asks the target, over the target's RESP
 //      port (ReplicaAnnouncer's link, as a replica's announcement), to
-//      REPLICATION TAKEOVER <that log end>: the target answers TRYAGAIN
-//      while its log is shorter, else becomes master (kTakeOver) and
-//      answers OK. So the new master has every write the old one
-//      acknowledged: nothing is rolled back anywhere.
+//      REPLICATION TAKEOVER <that log end> <deadline>: the target answers
+//      TRYAGAIN while its log is shorter, else becomes master (kTakeOver)
+//      and answers OK. So the new master has every write the old one
+//      acknowledged: nothing is rolled back anywhere. The target refuses
+//      a request read after the deadline (wall clock, ms since the epoch:
+//      the sites' clocks are assumed within kTakeOverAnswerMs), so one
+//      that reaches it late (it was stopped, say) never makes a second
+//      master.
 //   3. Once this site hears of the new master (NEWMASTER) it turns its
 //      elections on again and answers the FAILOVER client +OK.
 //   At the deadline (TIMEOUT) before the target's OK, or on ABORT, this
-//   site becomes master again (kTakeOver) and answers an error.
+//   site becomes master again (kTakeOver) and answers an error; with a
+//   request unanswered at the deadline, not before it is answered or
+//   kTakeOverAnswerMs old.
 #include "server/auth.h"
 #include "server/clock.h"
 #include "server/log.h"
@@ -30,7 +36,7 @@ namespace {
 // How often the target is asked while it catches up.
 constexpr int64_t kHandoverTickMs = 5;
 // How long one request to the target may go unanswered.
-constexpr int64_t kTakeOverAnswerMs = 1000;
+constexpr int64_t kTakeOverAnswerMs = 500;
 // After the target's OK: how long this site waits to hear of the new
 // master before it turns its elections on all the same.
 constexpr int64_t kFollowGraceMs = 5000;
@@ -95,6 +101,10 @@ Status Server::StartHandover(const std::string& target, int64_t timeout_ms,
   chosen->started_ms = now;
   chosen->deadline_ms = now + timeout_ms;
   handover_ = std::move(chosen);
+  if (!handover_timer_) {
+    handover_timer_ = std::make_unique<Timer>(
+        base_.get(), Timer::Kind::kPeriodic, [this] { HandoverTick(); });
+  }
   Log(LogLevel::kNotice,
       "Replication: FAILOVER: stepped down; handing the master role to %s "
       "(%s) once its log reaches %llu",
@@ -103,8 +113,6 @@ Status Server::StartHandover(const std::string& target, int64_t timeout_ms,
   if (!handover_link_) {
     handover_link_ = std::make_unique<ReplicaAnnouncer>(base_.get());
   }
-  handover_timer_ = std::make_unique<Timer>(
-      base_.get(), Timer::Kind::kPeriodic, [this] { HandoverTick(); });
   handover_timer_->Start(kHandoverTickMs);
   HandoverTick();
   return Status::OK();
@@ -128,7 +136,9 @@ void Server::HandoverTick() {
     EndHandover(Status::OK());
     return;
   }
-  if (now >= handover_->deadline_ms) {
+  const bool in_flight = handover_->asked_ms != 0 &&
+                         now - handover_->asked_ms < kTakeOverAnswerMs;
+  if (now >= handover_->deadline_ms && !in_flight) {
     EndHandover(Status::Unavailable(
         "FAILOVER timed out: " + handover_->address +
         " did not take over within the TIMEOUT (its log not caught up, or "
@@ -140,11 +150,14 @@ void Server::HandoverTick() {
   InternalLogin login = InternalCredentials(config_);
   options.user = std::move(login.user);
   options.pass = std::move(login.pass);
-  (void)handover_link_->Ask(
+  if (in_flight || now >= handover_->deadline_ms) return;
+  const bool asked = handover_link_->Ask(
       handover_->address,
-      {"REPLICATION", "TAKEOVER", std::to_string(handover_->offset)}, options,
-      now, [this](bool error, const std::string& text) {
+      {"REPLICATION", "TAKEOVER", std::to_string(handover_->offset),
+       std::to_string(handover_->deadline_ms)},
+      options, now, [this](bool error, const std::string& text) {
         if (!handover_ || handover_->taken_over) return;
+        handover_->asked_ms = 0;
         if (!error) {
           handover_->taken_over = true;
           Log(LogLevel::kNotice,
@@ -158,12 +171,13 @@ void Server::HandoverTick() {
             Status::Unavailable("FAILOVER refused by " + handover_->address +
                                 ": " + text));
       });
+  if (asked) handover_->asked_ms = now;
 }
 
 void Server::EndHandover(const Status& error) {
   Handover done = std::move(*handover_);
   handover_.reset();
-  handover_timer_.reset();
+  handover_timer_->Stop();  // (this may run in its callback)
   Status s;
   if (done.taken_over) {
     s = frontier_.HandoverStep(HandoverStep::kElectionsOn);
@@ -214,7 +228,7 @@ std::string_view Server::HandoverState() const {
   return handover_->taken_over ? "failover-in-progress" : "waiting-for-sync";
 }
 
-Status Server::TakeOverMaster(uint64_t offset) {
+Status Server::TakeOverMaster(uint64_t offset, int64_t deadline_ms) {
   if (repl_role_ == ReplicationRole::kMaster) return Status::OK();
   if (repl_role_ != ReplicationRole::kReplica) {
     return Status::InvalidArgument(
@@ -223,6 +237,11 @@ Status Server::TakeOverMaster(uint64_t offset) {
   if (config_.repl_priority <= 0) {
     return Status::InvalidArgument(
         "this site has repl-priority 0: it never becomes master");
+  }
+  if (NowMs() > deadline_ms) {
+    return Status::InvalidArgument(
+        "the hand-over's deadline has passed: its master takes its role "
+        "back");
   }
   const uint64_t own = frontier_.Replication().log_offset;
   if (own < offset) {
@@ -236,6 +255,16 @@ Status Server::TakeOverMaster(uint64_t offset) {
   progress_.Clear();
   Log(LogLevel::kNotice,
       "Replication: this site took over the master role (FAILOVER)");
+  // A replica that found a new master finishes its sync (and lets its own
+  // API calls, its loop's included, go on) only once a new log record
+  // comes: without a write here, an idle group's old master would wait
+  // for the next one (about a second, the directory's). The directory as
+  // it stands, written again, is that record.
+  Status written = frontier_.PutGroupDirectory(directory_.Encode());
+  if (!written.ok()) {
+    Log(LogLevel::kVerbose, "Replication: group directory not saved: %s",
+        written.ToString().c_str());
+  }
   return Status::OK();
 }
 

@@ -79,18 +79,22 @@ void Failover(CommandContext& ctx) {
   ctx.effects.await_handover = true;  // answered when it ends
 }
 
-// REPLICATION TAKEOVER offset: sent by a master handing its role to this
-// replica; see ServerControl::TakeOverMaster.
+// REPLICATION TAKEOVER offset deadline-ms: sent by a master handing its
+// role to this replica; see ServerControl::TakeOverMaster.
 void ReplicationTakeover(CommandContext& ctx) {
+  const bool shaped = ctx.argv.size() == 4;
   const std::optional<int64_t> offset =
-      ctx.argv.size() == 3 ? ParseInt64(ctx.argv[2]) : std::nullopt;
-  if (!offset || *offset < 0) {
+      shaped ? ParseInt64(ctx.argv[2]) : std::nullopt;
+  const std::optional<int64_t> deadline =
+      shaped ? ParseInt64(ctx.argv[3]) : std::nullopt;
+  if (!offset || *offset < 0 || !deadline) {
     ctx.reply.Error(
-        "ERR syntax error: REPLICATION TAKEOVER offset (sent by a master "
-        "in FAILOVER to its target)");
+        "ERR syntax error: REPLICATION TAKEOVER offset deadline-ms (sent by "
+        "a master in FAILOVER to its target)");
     return;
   }
-  Status s = ctx.server.TakeOverMaster(static_cast<uint64_t>(*offset));
+  Status s =
+      ctx.server.TakeOverMaster(static_cast<uint64_t>(*offset), *deadline);
   if (!s.ok()) {
     // TRYAGAIN (the log still short) keeps its own prefix.
     const bool again = s.message().starts_with("TRYAGAIN");
