@@ -37,6 +37,9 @@ namespace {
 constexpr int64_t kHandoverTickMs = 5;
 // How long one request to the target may go unanswered.
 constexpr int64_t kTakeOverAnswerMs = 500;
+// After the target's OK, while this site has not heard of the new master:
+// how often it asks the group who is master.
+constexpr int64_t kAskMasterMs = 100;
 // After the target's OK: how long this site waits to hear of the new
 // master before it turns its elections on all the same.
 constexpr int64_t kFollowGraceMs = 5000;
@@ -125,6 +128,10 @@ void Server::HandoverTick() {
     const std::string master = frontier_.Replication().master;
     if (master != handover_->repl &&
         now < handover_->deadline_ms + kFollowGraceMs) {
+      if (now - handover_->asked_ms >= kAskMasterMs) {
+        handover_->asked_ms = now;
+        (void)frontier_.HandoverStep(HandoverStep::kAskMaster);
+      }
       return;
     }
     if (master != handover_->repl) {
@@ -160,6 +167,7 @@ void Server::HandoverTick() {
         handover_->asked_ms = 0;
         if (!error) {
           handover_->taken_over = true;
+          handover_->asked_ms = NowMs();
           Log(LogLevel::kNotice,
               "Replication: FAILOVER: %s is the master now (%lld ms)",
               handover_->address.c_str(),
@@ -257,10 +265,20 @@ Status Server::TakeOverMaster(uint64_t offset, int64_t deadline_ms) {
       "Replication: this site took over the master role (FAILOVER)");
   // A replica that found a new master finishes its sync (and lets its own
   // API calls, its loop's included, go on) only once a new log record
-  // comes: without a write here, an idle group's old master would wait
-  // for the next one (about a second, the directory's). The directory as
-  // it stands, written again, is that record.
+  // comes, and acknowledges nothing before: without a write here, an idle
+  // group's old master would wait for the next one (about a second, the
+  // directory's), and the first write of a loaded one would wait
+  // repl-ack-timeout for acknowledgements that cannot come (NOQUORUM).
+  // The directory as it stands, written again without waiting for them,
+  // is that record (it is advisory: lost, it is written again within a
+  // second).
+  (void)frontier_.HandoverStep(HandoverStep::kAcksNone);
   Status written = frontier_.PutGroupDirectory(directory_.Encode());
+  Status acks = frontier_.HandoverStep(HandoverStep::kAcksQuorum);
+  if (!acks.ok()) {
+    Log(LogLevel::kWarning, "Replication: FAILOVER: %s",
+        acks.ToString().c_str());
+  }
   if (!written.ok()) {
     Log(LogLevel::kVerbose, "Replication: group directory not saved: %s",
         written.ToString().c_str());

@@ -31,6 +31,9 @@ enum class HandoverStep {
   kStepDown,     // master -> replica, elections off: it starts none
   kTakeOver,     // replica -> master, elections on again
   kElectionsOn,  // a stepped-down site: elections on again
+  kAskMaster,    // a stepped-down site: asks the group who is master
+  kAcksNone,     // the new master: commits wait for no acknowledgement
+  kAcksQuorum,   // ... and for a quorum's again (the default)
 };
 
 struct ReplicationState {

@@ -57,6 +57,18 @@ Status Replicator::Handover(DbEnv* env, HandoverStep step) {
     }
     case HandoverStep::kElectionsOn:
       return Elections(env, true);
+    case HandoverStep::kAcksNone:
+    case HandoverStep::kAcksQuorum:
+      return bdb::FromDb(
+          env->repmgr_set_ack_policy(step == HandoverStep::kAcksNone
+                                         ? DB_REPMGR_ACKS_NONE
+                                         : DB_REPMGR_ACKS_QUORUM),
+          "repmgr_set_ack_policy");
+    case HandoverStep::kAskMaster:
+      // A client's start announces it (NEWCLIENT), which a master answers
+      // with NEWMASTER: if the new master's own announcement was missed.
+      if (is_master()) return Status::OK();
+      return Restart(env, DB_REP_CLIENT);
   }
   return Status::InvalidArgument("unknown hand-over step");
 }
