@@ -152,12 +152,12 @@ void Server::HandoverTick() {
         "no answer)"));
     return;
   }
+  if (in_flight || now >= handover_->deadline_ms) return;
   ReplicaAnnouncer::Options options;
   options.timeout_ms = kTakeOverAnswerMs;
   InternalLogin login = InternalCredentials(config_);
   options.user = std::move(login.user);
   options.pass = std::move(login.pass);
-  if (in_flight || now >= handover_->deadline_ms) return;
   const bool asked = handover_link_->Ask(
       handover_->address,
       {"REPLICATION", "TAKEOVER", std::to_string(handover_->offset),

@@ -233,15 +233,32 @@ class HandoverTest(unittest.TestCase):
             # master takes its role back and says so; the target, when it
             # continues, does not take over late.
             target = g.sites[1]
+            answer = []
+
+            def failover():
+                try:
+                    answer.append(master.execute_command(
+                        "FAILOVER", "TO", "127.0.0.1", str(target.port),
+                        "TIMEOUT", "300"))
+                except redis.ResponseError as e:
+                    answer.append(e)
             os.kill(target.proc.pid, signal.SIGSTOP)
             try:
-                with self.assertRaises(redis.ResponseError) as caught:
-                    master.execute_command("FAILOVER", "TO", "127.0.0.1",
-                                           str(target.port), "TIMEOUT", "200")
+                waiting = threading.Thread(target=failover)
+                waiting.start()
+                # Meanwhile INFO says so, and the stepped-down master
+                # refuses writes as a replica does.
+                rt.wait_for(lambda: info_field(g.client(0),
+                                               "master_failover_state")
+                            == "waiting-for-sync", 5, "waiting-for-sync")
+                with self.assertRaises(redis.ReadOnlyError):
+                    g.client(0).execute_command("ADD", "http://held.example/")
+                waiting.join(timeout=10)
             finally:
                 os.kill(target.proc.pid, signal.SIGCONT)
-            self.assertIn("timed out", str(caught.exception))
-            self.assertIn("this site is the master again", str(caught.exception))
+            self.assertIsInstance(answer[0], redis.ResponseError)
+            self.assertIn("timed out", str(answer[0]))
+            self.assertIn("this site is the master again", str(answer[0]))
             time.sleep(1.0)
             assert_master_unchanged(self, g)
 
