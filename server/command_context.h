@@ -140,6 +140,31 @@ class ServerControl {
   // (server/replica_progress.h), nullopt if none (or not the master).
   virtual std::optional<ReplicaReport> ReplicaReportOf(
       std::string_view repl) const = 0;
+  // FAILOVER (docs/replication.md, "Moving the master on purpose"): on
+  // the master, hands its role to the replica whose client address is
+  // `target` ("host:port"; "" = the connected replica that reported the
+  // most log), within `timeout_ms`. On OK this site has stepped down (its
+  // writes answer READONLY) and the calling client `client_id` waits
+  // (CommandEffects::await_handover) for +OK once the target is master,
+  // or an error once this site is master again. An error (not the master,
+  // a bad or unreachable target, one in progress) changes nothing.
+  virtual Status StartHandover(const std::string& target, int64_t timeout_ms,
+                               uint64_t client_id) = 0;
+  // FAILOVER ABORT: gives up the hand-over in progress (this site master
+  // again, its client answered an error); InvalidArgument if none is, or
+  // if the target has taken over already.
+  virtual Status AbortHandover() = 0;
+  // Redis's master_failover_state for INFO: "no-failover",
+  // "waiting-for-sync" (stepped down, the target catching up) or
+  // "failover-in-progress" (the target took over; not yet followed).
+  virtual std::string_view HandoverState() const = 0;
+  // REPLICATION TAKEOVER offset deadline (sent by a master handing its
+  // role over): on a replica whose log reaches `offset`, before
+  // `deadline_ms` (wall clock), becomes the master (OK; also if master
+  // already). Unavailable "TRYAGAIN ..." while its log is shorter,
+  // InvalidArgument after the deadline or with repl-priority 0; nothing
+  // changes then.
+  virtual Status TakeOverMaster(uint64_t offset, int64_t deadline_ms) = 0;
   // BACKUP: prepares a backup of the frontier to `target_dir`
   // (Frontier::BeginBackup) and starts copying it off the loop. On OK the
   // calling client `client_id` waits (CommandEffects::await_backup) and is
@@ -189,6 +214,9 @@ struct CommandEffects {
   // BACKUP started: no reply now; the client waits, as in BPOP, for the
   // loop to answer when the copy ends (ServerControl::StartBackup).
   bool await_backup = false;
+  // FAILOVER started: no reply now; the client waits, as for BACKUP,
+  // until the hand-over ends (ServerControl::StartHandover).
+  bool await_handover = false;
   // Forwarded to the shard that owns its keys: no reply now; the client
   // waits, unread, for the loop to relay the owner's reply or an error.
   bool await_forward = false;

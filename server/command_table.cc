@@ -149,8 +149,10 @@ constexpr std::array kCommands = {
                 "This site's replication role, as Redis's ROLE."},
     CommandSpec{"replication", c::Replication, -2, kA, "server",
                 "REPLICATION REMOVE host:port: takes a site out of the "
-                "replication group (ANNOUNCE: a replica's address, "
-                "internal)."},
+                "replication group (ANNOUNCE, TAKEOVER: internal)."},
+    CommandSpec{"failover", c::Failover, -1, kA, "server",
+                "FAILOVER [TO host port] [TIMEOUT ms] | ABORT: hands the "
+                "master role to a replica without losing a write."},
     CommandSpec{"sentinel", c::Sentinel, -2, kWk, "server",
                 "Finds the replication group's master and replicas, as "
                 "Redis Sentinel's discovery commands."},

@@ -11,7 +11,7 @@ namespace {
 
 // OnReply's privdata: which command a reply answers.
 int kAuthTag = 0;
-int kAnnounceTag = 0;
+int kAskTag = 0;
 
 void SendArgv(redisAsyncContext* link, const std::vector<std::string>& argv,
               void* tag, redisCallbackFn* callback) {
@@ -43,21 +43,38 @@ void ReplicaAnnouncer::Announce(const std::string& master,
                                 const std::string& repl,
                                 const std::string& client, uint64_t offset,
                                 const Options& options, int64_t now_ms) {
+  (void)Ask(master,
+            {"REPLICATION", "ANNOUNCE", repl, client, std::to_string(offset)},
+            options, now_ms, [this](bool error, const std::string& text) {
+              if (!error) {
+                ++accepted_;
+                return;
+              }
+              Log(LogLevel::kVerbose,
+                  "Replication: the master %s did not take this site's "
+                  "address: %s",
+                  site_.c_str(), text.c_str());
+            });
+}
+
+bool ReplicaAnnouncer::Ask(const std::string& to,
+                           const std::vector<std::string>& argv,
+                           const Options& options, int64_t now_ms,
+                           Answer answer) {
   if (link_ != nullptr && waiting_) {
-    if (now_ms - started_ms_ < options.timeout_ms) return;
+    if (now_ms - started_ms_ < options.timeout_ms) return false;
     Log(LogLevel::kVerbose,
-        "Replication: no answer from the master %s to this site's address "
-        "within %lld ms; trying again",
-        master_.c_str(), static_cast<long long>(options.timeout_ms));
+        "Replication: no answer from %s within %lld ms; trying again",
+        site_.c_str(), static_cast<long long>(options.timeout_ms));
     Close();
   }
-  if (link_ != nullptr && master_ != master) Close();  // a new master
-  if (link_ == nullptr && !Connect(master, options)) return;
+  if (link_ != nullptr && site_ != to) Close();  // another site
+  if (link_ == nullptr && !Connect(to, options)) return false;
   waiting_ = true;
   started_ms_ = now_ms;
-  SendArgv(link_,
-           {"REPLICATION", "ANNOUNCE", repl, client, std::to_string(offset)},
-           &kAnnounceTag, &ReplicaAnnouncer::OnReply);
+  answer_ = std::move(answer);
+  SendArgv(link_, argv, &kAskTag, &ReplicaAnnouncer::OnReply);
+  return true;
 }
 
 bool ReplicaAnnouncer::Connect(const std::string& master,
@@ -67,9 +84,8 @@ bool ReplicaAnnouncer::Connect(const std::string& master,
   redisAsyncContext* link = redisAsyncConnect(to->host.c_str(), to->port);
   if (link == nullptr || link->err) {
     Log(LogLevel::kVerbose,
-        "Replication: cannot connect to the master %s to announce this "
-        "site's address: %s",
-        master.c_str(), link != nullptr ? link->errstr : "out of memory");
+        "Replication: cannot connect to the site %s: %s", master.c_str(),
+        link != nullptr ? link->errstr : "out of memory");
     if (link != nullptr) redisAsyncFree(link);
     return false;
   }
@@ -78,7 +94,7 @@ bool ReplicaAnnouncer::Connect(const std::string& master,
   redisAsyncSetConnectCallback(link, &ReplicaAnnouncer::OnConnect);
   redisAsyncSetDisconnectCallback(link, &ReplicaAnnouncer::OnDisconnect);
   link_ = link;
-  master_ = master;
+  site_ = master;
   if (!options.pass.empty()) {
     std::vector<std::string> auth = {"AUTH"};
     if (!options.user.empty()) auth.push_back(options.user);
@@ -93,9 +109,8 @@ void ReplicaAnnouncer::OnConnect(const redisAsyncContext* ac, int status) {
   if (status == REDIS_OK || self->link_ != ac) return;
   // hiredis frees the context after this.
   Log(LogLevel::kVerbose,
-      "Replication: cannot connect to the master %s to announce this "
-      "site's address: %s",
-      self->master_.c_str(), ac->errstr);
+      "Replication: cannot connect to the site %s: %s",
+      self->site_.c_str(), ac->errstr);
   self->link_ = nullptr;
   self->waiting_ = false;
 }
@@ -119,18 +134,18 @@ void ReplicaAnnouncer::OnReply(redisAsyncContext* ac, void* reply,
           "Replication: the master %s refused this site's AUTH (set "
           "cluster-auth-user/cluster-auth-pass, or requirepass, as on the "
           "master): %s",
-          self->master_.c_str(), r->str);
+          self->site_.c_str(), r->str);
     }
     return;
   }
   self->waiting_ = false;  // the connection stays for the next one
-  if (refused) {
-    Log(LogLevel::kVerbose,
-        "Replication: the master %s did not take this site's address: %s",
-        self->master_.c_str(), r->str);
-  } else {
-    ++self->accepted_;
-  }
+  Answer answer = std::move(self->answer_);
+  self->answer_ = nullptr;
+  const bool text = r->type == REDIS_REPLY_ERROR ||
+                    r->type == REDIS_REPLY_STATUS ||
+                    r->type == REDIS_REPLY_STRING;
+  // May start the next request on this link.
+  if (answer) answer(refused, text ? std::string(r->str, r->len) : "");
 }
 
 }  // namespace frontier

@@ -16,12 +16,18 @@
 // Announce(), which connects again. So a lost one costs a second or two,
 // never a stuck loop.
 //
+// The same link sends a master's requests to the replica it hands its
+// role to (FAILOVER: REPLICATION TAKEOVER, server/server_handover.cc):
+// Ask() sends any command and hands its answer to a callback.
+//
 // Not thread-safe: everything runs on the loop thread.
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "server/libevent_ptr.h"
 
@@ -58,6 +64,21 @@ class ReplicaAnnouncer {
   // Announcements answered OK so far (for tests and logs).
   uint64_t accepted() const { return accepted_; }
 
+  // Called with the answer: error true for an error reply, text the
+  // reply's string (status, error or bulk; "" for other types).
+  using Answer = std::function<void(bool error, const std::string& text)>;
+  // Sends `argv` to the site at `to` (a client address) on the link, as
+  // Announce() does (the same rules for one in flight, whose answer is
+  // then never delivered). False, nothing sent, while an earlier one is
+  // younger than options.timeout_ms or if `to` cannot be connected to.
+  // `answer` is not called for a request abandoned or whose connection
+  // closed: the caller times it out.
+  bool Ask(const std::string& to, const std::vector<std::string>& argv,
+           const Options& options, int64_t now_ms, Answer answer);
+  // Abandons the request in flight, if any (its answer never delivered),
+  // and closes the link.
+  void Cancel() { Close(); }
+
  private:
   static void OnConnect(const redisAsyncContext* ac, int status);
   static void OnDisconnect(const redisAsyncContext* ac, int status);
@@ -68,9 +89,10 @@ class ReplicaAnnouncer {
 
   event_base* base_;
   redisAsyncContext* link_ = nullptr;  // null: not connected
-  std::string master_;                 // where link_ goes
+  std::string site_;                 // where link_ goes
   bool waiting_ = false;               // an announcement is unanswered
   int64_t started_ms_ = 0;             // when it was sent
+  Answer answer_;                      // for the one in flight
   uint64_t accepted_ = 0;
 };
 

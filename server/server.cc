@@ -327,7 +327,8 @@ void Server::Execute(Connection& conn) {
   }
   ++stats_.total_commands_processed;
   // A command that waits replies later, outside this pass.
-  if (!effects.block && !effects.await_backup && !effects.await_forward) {
+  if (!effects.block && !effects.await_backup && !effects.await_forward &&
+      !effects.await_handover) {
     ++conn.pass_commands().count;
   }
   ListOutput(conn);
@@ -341,7 +342,9 @@ void Server::Execute(Connection& conn) {
     blocked_.Add(conn.id(), *effects.block);
     UpdateClientCounts();
   }
-  if (effects.await_backup) conn.set_state(Connection::State::kBlocked);
+  if (effects.await_backup || effects.await_handover) {
+    conn.set_state(Connection::State::kBlocked);
+  }
   if (effects.await_forward) {
     // Unread until the reply comes (Server::OnForwardReply): the
     // back-pressure of ClusterForwarder's limit reaches the client.

@@ -155,6 +155,18 @@ class Server : private ConnectionEvents,
                             std::optional<uint64_t> offset) override;
   std::optional<ReplicaReport> ReplicaReportOf(
       std::string_view repl) const override;
+  // FAILOVER (server_handover.cc): ServerControl's, and on the loop every
+  // kHandoverTickMs while one is in progress: asks the target to take
+  // over, follows it, or gives up at the deadline.
+  Status StartHandover(const std::string& target, int64_t timeout_ms,
+                       uint64_t client_id) override;
+  Status AbortHandover() override;
+  std::string_view HandoverState() const override;
+  Status TakeOverMaster(uint64_t offset, int64_t deadline_ms) override;
+  void HandoverTick();
+  // Ends the hand-over: answers its client OK, or `error` after this site
+  // became master again.
+  void EndHandover(const Status& error);
 
   // The end of every pass, in this order (docs/event-loop.md).
   void AfterPass();
@@ -440,6 +452,22 @@ class Server : private ConnectionEvents,
   std::map<std::string, std::string, std::less<>> announced_;
   // The master: where each replica's log ends, as it last reported.
   ReplicaProgress progress_;
+  // FAILOVER in progress (server_handover.cc): who waits for it, the
+  // target (replication and client address), the log end the target must
+  // reach, the deadline, and whether the target said it took over.
+  struct Handover {
+    uint64_t client = 0;
+    std::string repl;
+    std::string address;
+    uint64_t offset = 0;
+    int64_t started_ms = 0;
+    int64_t deadline_ms = 0;
+    int64_t asked_ms = 0;  // when the request in flight went; 0: none
+    bool taken_over = false;
+  };
+  std::optional<Handover> handover_;
+  std::unique_ptr<ReplicaAnnouncer> handover_link_;  // to the target
+  std::unique_ptr<Timer> handover_timer_;
   // The BACKUP in progress: its thread (after base_, as syncer_), the
   // client waiting for it, its target and when it started.
   std::unique_ptr<BackupRunner> backup_;

@@ -425,6 +425,11 @@ class Frontier {
   // Removes the site whose replication address is `site` from the group
   // (Replicator::RemoveSite); InvalidArgument with replication no.
   virtual Status RemoveReplicationSite(const ReplicationSite& site) = 0;
+  // Loop thread, between passes: a step of a planned hand-over of the
+  // master role (Replicator::Handover); InvalidArgument with replication
+  // no. After kTakeOver the first write rebuilds the in-memory state, as
+  // after an election.
+  virtual Status HandoverStep(frontier::HandoverStep step) = 0;
 
   // --- Passes: one transaction for many verbs (docs/design.md, "One
   // transaction per pass") ---

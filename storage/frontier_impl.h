@@ -170,6 +170,7 @@ class FrontierImpl final : public Frontier {
   Status PutClusterRecord(std::string_view text) override;
   StatusOr<std::string> ClusterRecord() override;
   Status RemoveReplicationSite(const ReplicationSite& site) override;
+  Status HandoverStep(frontier::HandoverStep step) override;
   uint64_t commit_seq() const override { return commit_seq_.load(); }
   bool HasUnflushedCommits() const override {
     return flushed_seq_.load() < commit_seq_.load();

@@ -195,6 +195,14 @@ Status FrontierImpl::RemoveReplicationSite(const ReplicationSite& site) {
   return repl_->RemoveSite(env_.get(), site);
 }
 
+Status FrontierImpl::HandoverStep(frontier::HandoverStep step) {
+  if (!repl_ || closed_) {
+    return Status::InvalidArgument(
+        "this server is a single node (replication no)");
+  }
+  return repl_->Handover(env_.get(), step);
+}
+
 void FrontierImpl::KeepLogsForReplicas(std::vector<std::string>* paths) const {
   if (!repl_) return;
   uint64_t kept = 0;

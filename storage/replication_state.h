@@ -24,6 +24,18 @@ struct ReplicationPeer {
   bool connected = false;
 };
 
+// The steps of a planned hand-over of the master role (FAILOVER,
+// docs/replication.md, "Moving the master on purpose"): Berkeley DB 5.3
+// lets a running site change its role only while its elections are off.
+enum class HandoverStep {
+  kStepDown,     // master -> replica, elections off: it starts none
+  kTakeOver,     // replica -> master, elections on again
+  kElectionsOn,  // a stepped-down site: elections on again
+  kAskMaster,    // a stepped-down site: asks the group who is master
+  kAcksNone,     // the new master: commits wait for no acknowledgement
+  kAcksQuorum,   // ... and for a quorum's again (the default)
+};
+
 struct ReplicationState {
   ReplicationRole role = ReplicationRole::kNone;
   std::string master;  // the master's "host:port", "" while unknown

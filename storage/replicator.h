@@ -73,6 +73,12 @@ class Replicator {
   Status RemoveSite(DbEnv* env, const ReplicationSite& site) const;
 
 
+  // Loop thread, outside any transaction: one step of a planned hand-over
+  // (HandoverStep; replicator_handover.cc). kStepDown needs a master,
+  // kTakeOver a replica (InvalidArgument otherwise, nothing changed); the
+  // role events follow as in an election. IOError if Berkeley DB refuses.
+  Status Handover(DbEnv* env, HandoverStep step);
+
   // Any thread. `listener` is called on the thread of each event; see
   // ReplicationListener. Once this returns, the previous one is not
   // called again.

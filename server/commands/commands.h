@@ -122,6 +122,10 @@ void Sentinel(CommandContext& ctx);
 void Replication(CommandContext& ctx);
 // REPLICATION ANNOUNCE (replication_announce.cc), run by Replication.
 void ReplicationAnnounce(CommandContext& ctx);
+// failover_commands.cc: FAILOVER, and REPLICATION TAKEOVER (run by
+// Replication), which a master in FAILOVER sends its target.
+void Failover(CommandContext& ctx);
+void ReplicationTakeover(CommandContext& ctx);
 void ReadOnly(CommandContext& ctx);
 void ReadWrite(CommandContext& ctx);
 // Appends INFO's "# Replication" section to `out`.

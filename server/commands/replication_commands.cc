@@ -62,6 +62,10 @@ void Replication(CommandContext& ctx) {
     ReplicationAnnounce(ctx);
     return;
   }
+  if (sub == "takeover") {
+    ReplicationTakeover(ctx);
+    return;
+  }
   if (sub != "remove" || ctx.argv.size() != 3) {
     ctx.reply.Error(
         "ERR syntax error: REPLICATION REMOVE host:port (a site's "
@@ -128,6 +132,8 @@ void ReplicationSection(const CommandContext& ctx, std::string& out) {
     Field(out, "connected_slaves", std::to_string(n));
     out += lines;
   }
+  // Redis's: a FAILOVER of this site in progress, and how far.
+  Field(out, "master_failover_state", ctx.server.HandoverState());
   Field(out, "master_repl_offset", offset);
   // frontierd's own: the group as this site knows it.
   Field(out, "repl_enabled", st.role == ReplicationRole::kNone ? "0" : "1");
