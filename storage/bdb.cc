@@ -180,10 +180,15 @@ Status Database::Delete(DbTxn* txn, std::string_view key) {
   return FromDb(db_->del(txn, &k, 0), name_ + ": delete");
 }
 
-Status Txn::Begin(DbEnv* env) {
+Status Txn::Begin(DbEnv* env, u_int32_t lock_priority) {
   Abort();
   if (env == nullptr) return NotOpen("environment");
-  return FromDb(env->txn_begin(nullptr, &txn_, 0), "txn_begin");
+  Status s = FromDb(env->txn_begin(nullptr, &txn_, 0), "txn_begin");
+  if (s.ok() && lock_priority != kDefaultPriority) {
+    s = FromDb(txn_->set_priority(lock_priority), "txn set_priority");
+    if (!s.ok()) Abort();
+  }
+  return s;
 }
 
 Status Txn::Commit(u_int32_t flags) {
