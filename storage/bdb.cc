@@ -180,15 +180,10 @@ Status Database::Delete(DbTxn* txn, std::string_view key) {
   return FromDb(db_->del(txn, &k, 0), name_ + ": delete");
 }
 
-Status Txn::Begin(DbEnv* env, u_int32_t lock_priority) {
+Status Txn::Begin(DbEnv* env) {
   Abort();
   if (env == nullptr) return NotOpen("environment");
-  Status s = FromDb(env->txn_begin(nullptr, &txn_, 0), "txn_begin");
-  if (s.ok() && lock_priority != kDefaultPriority) {
-    s = FromDb(txn_->set_priority(lock_priority), "txn set_priority");
-    if (!s.ok()) Abort();
-  }
-  return s;
+  return FromDb(env->txn_begin(nullptr, &txn_, 0), "txn_begin");
 }
 
 Status Txn::Commit(u_int32_t flags) {

@@ -5,7 +5,6 @@
 
 #include <db_cxx.h>
 
-#include <cstdint>
 #include <memory>
 #include <string>
 #include <string_view>
@@ -91,17 +90,7 @@ class Txn {
   Txn& operator=(Txn&&) = delete;
   Txn(const Txn&) = delete;
 
-  // Of the lockers in a deadlock, Berkeley DB's detector aborts one of the
-  // lowest lock priority; every locker has DB_LOCK_DEFPRIORITY (100)
-  // unless set, Berkeley DB's own threads included, except a replica's
-  // applying of the master's log, which has the highest (UINT32_MAX).
-  // kFavoured is just below it: a transaction begun with it is never the
-  // victim of a deadlock with a locker of default priority. It needs an
-  // environment with locking (replication mode, docs/replication.md).
-  static constexpr u_int32_t kDefaultPriority = 0;  // leaves it unset
-  static constexpr u_int32_t kFavoured = UINT32_MAX - 1;
-
-  Status Begin(DbEnv* env, u_int32_t lock_priority = kDefaultPriority);
+  Status Begin(DbEnv* env);
   // Commits with the environment's sync policy. The handle is spent either
   // way; on failure the transaction is aborted.
   Status Commit(u_int32_t flags = 0);

@@ -59,14 +59,7 @@ Status FrontierImpl::BeginWrite(bdb::Txn* txn) {
   touched_sites_.clear();
   queue_.ResetHeadChanges();
   sites_.DropDirty();
-  // With replication, Berkeley DB's own threads lock pages too (the
-  // Replication Manager's membership updates and readers): in a deadlock
-  // with one of them the write is not the one aborted, so that no client
-  // is answered with it (docs/replication.md, "Deadlocks").
-  if (s.ok()) {
-    s = txn->Begin(env_.get(),
-                   repl_ ? bdb::Txn::kFavoured : bdb::Txn::kDefaultPriority);
-  }
+  if (s.ok()) s = txn->Begin(env_.get());
   if (s.ok()) BindCursors(txn->get());
   return s;
 }
