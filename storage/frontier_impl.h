@@ -542,10 +542,11 @@ class FrontierImpl final : public Frontier {
   // NOREPLICAS when a quorum cannot be reached; on a site just promoted
   // to master, first CatchUpPromotion().
   Status CheckWritable();
-  // On a site elected master since the last call: its in-memory state
-  // (scheduler, timers, counters, every crawl's) built again from the
-  // replicated data. Called before a write, and before POP and Tick read
-  // that state; OK and nothing done otherwise.
+  // On a site elected master since the last successful call: its
+  // in-memory state (scheduler, timers, counters, every crawl's) built
+  // again from the replicated data. Called before a write, and before POP
+  // and Tick read that state; OK and nothing done otherwise. A failed
+  // rebuild is noted as a write failure and tried again at the next call.
   Status CatchUpPromotion();
   // Opens the default crawl's databases and the shared ones in env_
   // (frontier_open.cc): at Open, and again by ReopenDeadHandles.
@@ -660,6 +661,13 @@ class FrontierImpl final : public Frontier {
   bool pass_txn_open_ = false;
   // bdb::HandlesDead() when ReopenDeadHandles last succeeded.
   uint64_t handles_dead_seen_ = 0;
+  // Elected master, and the in-memory state not yet rebuilt from the data
+  // (CatchUpPromotion): set by a promotion, cleared by a rebuild that
+  // succeeds.
+  bool promotion_pending_ = false;
+  // OK but in test builds (frontierd_faults, frontier_pass.cc), where a
+  // rebuild after a promotion can be made to fail midway on demand.
+  Status PromotionRebuildFault() const;
   Status pass_error_;
   uint32_t pass_writes_ = 0;          // RunWrite calls in the pass
   std::set<uint64_t> touched_sites_;  // sites placed during a transaction

@@ -292,6 +292,7 @@ Status FrontierImpl::RebuildScheduler() {
   FrontierStats counted;  // state counters from zero, cumulative ones kept
   KeepCumulativeCounters(stats_, &counted);
   stats_ = counted;
+  if (Status f = PromotionRebuildFault(); !f.ok()) return f;
   bdb::Txn txn;
   Status s = txn.Begin(env_.get());
   if (!s.ok()) return s;

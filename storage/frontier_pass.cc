@@ -25,9 +25,31 @@ uint32_t FaultPassWrites() {
   }();
   return n;
 }
+
+// Test builds only: the first FRONTIERD_FAULT_PROMOTION_REBUILDS rebuilds
+// after a promotion fail midway, as one whose reads met a deadlock or a
+// dead handle would (tests/python/replication_promotion_test.py).
+bool RebuildFault() {
+  static uint32_t left = [] {
+    const char* v = std::getenv("FRONTIERD_FAULT_PROMOTION_REBUILDS");
+    return v == nullptr ? 0u : static_cast<uint32_t>(std::atoi(v));
+  }();
+  if (left == 0) return false;
+  --left;
+  return true;
+}
 #endif
 
 }  // namespace
+
+Status FrontierImpl::PromotionRebuildFault() const {
+#ifdef FRONTIERD_FAULTS
+  if (promotion_pending_ && RebuildFault()) {
+    return Status::Busy("injected rebuild fault (frontierd_faults)");
+  }
+#endif
+  return Status::OK();
+}
 
 Status FrontierImpl::BeginWrite(bdb::Txn* txn) {
   // First: it may rebuild the state saved below.

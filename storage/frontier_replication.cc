@@ -91,10 +91,14 @@ Status FrontierImpl::CheckWritable() {
 Status FrontierImpl::CatchUpPromotion() {
   // A pass's open transaction began on a master: the promotion, if any,
   // was caught up before it.
-  if (!repl_ || pass_txn_open_ || !repl_->is_master() ||
-      !repl_->TakePromotion()) {
-    return Status::OK();
-  }
+  if (!repl_ || pass_txn_open_ || !repl_->is_master()) return Status::OK();
+  // Pending until a rebuild succeeds: one that fails midway (a deadlock or
+  // a dead handle met by its reads) leaves a scheduler that lacks sites,
+  // which no write may use once the failure is cleared (RetryWrites); the
+  // next write, POP or tick builds it again (issue 20: a re-elected site
+  // did not hand out a URL that MSEEN saw).
+  if (repl_->TakePromotion()) promotion_pending_ = true;
+  if (!promotion_pending_) return Status::OK();
   // This replica was just elected: its scheduler, timers and counters
   // were built from the data as it stood when it opened. The data now
   // holds every write the group acknowledged; build them again from it.
@@ -109,7 +113,9 @@ Status FrontierImpl::CatchUpPromotion() {
   if (!s.ok()) {
     write_failure_.Note(
         Status::IOError("rebuilding after promotion: " + s.ToString()));
+    return s;
   }
+  promotion_pending_ = false;
   return s;
 }
 

@@ -60,12 +60,15 @@ Status Replicator::Configure(DbEnv* env) {
   Status s = bdb::FromDb(env->set_event_notify(&Replicator::OnEvent),
                          "set_event_notify");
   // Diagnostics (docs/replication.md, "Diagnosing elections"): Berkeley
-  // DB's own account of elections and connections, on stderr.
+  // DB's own account of elections and connections, and of the deadlock
+  // detector's runs (a lock cycle, unlike the API lock-out that is
+  // reported as DB_LOCK_DEADLOCK too), on stderr.
   if (const char* v = std::getenv("FRONTIERD_REPL_VERBOSE");
       s.ok() && v != nullptr && *v != '\0' && *v != '0') {
     env->set_msgfile(stderr);
     for (u_int32_t which : {DB_VERB_REP_ELECT, DB_VERB_REPMGR_CONNFAIL,
-                            DB_VERB_REPMGR_MISC, DB_VERB_REP_MISC}) {
+                            DB_VERB_REPMGR_MISC, DB_VERB_REP_MISC,
+                            DB_VERB_DEADLOCK, DB_VERB_WAITSFOR}) {
       if (s.ok()) s = bdb::FromDb(env->set_verbose(which, 1), "set_verbose");
     }
   }

@@ -46,11 +46,12 @@ class Writer(threading.Thread):
                 if reply == 1:
                     self.added.append(u)
                 elif isinstance(reply, Exception):
-                    # A pass that loses a deadlock to the join's internal
-                    # initialisation is aborted whole: nothing of it is
-                    # stored, so the URL is simply not acknowledged. A known
-                    # defect (issue 20: the server should retry the pass),
-                    # counted apart; any other error fails the test.
+                    # A pass that meets the join's API lock-out (the
+                    # membership update) is refused whole with
+                    # DB_LOCK_DEADLOCK: nothing of it is stored, so the URL
+                    # is simply not acknowledged. A known defect
+                    # (docs/replication.md: the server should run the pass
+                    # again), counted apart; any other error fails.
                     if "DB_LOCK_DEADLOCK" in str(reply):
                         self.deadlocks += 1
                     else:

@@ -342,19 +342,14 @@ class ReplicationTest(unittest.TestCase):
                 "MSEEN", "http://a.example/", "http://n.example/",
                 "http://again.example/", *unacked),
                 [1, 1, 1] + [0] * len(unacked))
-            # Every URL is handed out, once. Twice in full CI runs (never
-            # alone) n.example came out late or not at all: the POPs go on
-            # for up to 10 s, so a late URL passes and a lost one fails.
-            want = {b"http://a.example/", b"http://n.example/",
-                    b"http://again.example/"}
-            popped = set()
-            deadline = time.monotonic() + 10
-            while popped != want and time.monotonic() < deadline:
-                got = pop_all(again, 10)
-                self.assertFalse(got & popped, "a URL handed out twice")
-                popped |= got
-                time.sleep(0.2)
-            self.assertEqual(popped, want)
+            # Every URL is handed out at once, once: the state was rebuilt
+            # from the data, even if a first rebuild failed (a deadlock
+            # closing the crawls, seen in full CI runs: issue 20,
+            # replication_promotion_test.py).
+            popped = pop_all(again, 10)
+            self.assertEqual(popped, {b"http://a.example/",
+                                      b"http://n.example/",
+                                      b"http://again.example/"})
 
     def assert_a_fourth_site_is_refused(self, g, flags, why):
         addr = f"127.0.0.5:{free_port_on('127.0.0.5')}"
