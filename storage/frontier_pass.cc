@@ -38,6 +38,20 @@ bool RebuildFault() {
   --left;
   return true;
 }
+
+// Test builds only: the first pass to reach FRONTIERD_FAULT_PASS_BUSY
+// writes has that write fail with a lock conflict, once, as the
+// Replication Manager's lock-out while a site joins makes it
+// (tests/python/replication_promotion_test.py).
+bool BusyFault(uint32_t writes) {
+  static uint32_t at = [] {
+    const char* v = std::getenv("FRONTIERD_FAULT_PASS_BUSY");
+    return v == nullptr ? 0u : static_cast<uint32_t>(std::atoi(v));
+  }();
+  if (at == 0 || writes != at) return false;
+  at = 0;
+  return true;
+}
 #endif
 
 }  // namespace
@@ -126,6 +140,9 @@ Status FrontierImpl::FinishWrite(bdb::Txn* txn, Status s) {
     queue_.ResetHeadChanges();
   }
   touched_sites_.clear();
+  // Nothing of it happened, and a new transaction waits the lock-out out
+  // (docs/replication.md, "A pass that meets a joining site").
+  if (s.IsBusy() && repl_) return Replicator::RetryAfterAbort(s);
   // Committed here (memory agrees), but not known to survive a failover.
   if (s.ok() && repl_ && repl_->perm_failed() != perm_failed) {
     return Replicator::NotAcknowledged();
@@ -153,6 +170,10 @@ Status FrontierImpl::RunWrite(TxnBody body) {
 #ifdef FRONTIERD_FAULTS
   if (pass_writes_ == FaultPassWrites()) {
     pass_error_ = Status::IOError("injected storage fault (frontierd_faults)");
+    return pass_error_;
+  }
+  if (BusyFault(pass_writes_)) {
+    pass_error_ = Status::Busy("injected lock conflict (frontierd_faults)");
     return pass_error_;
   }
 #endif

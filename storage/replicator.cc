@@ -163,6 +163,12 @@ Status Replicator::NotAcknowledged() {
       "and retrying it is safe");
 }
 
+Status Replicator::RetryAfterAbort(const Status& busy) {
+  return Status::Unavailable(
+      "TRYAGAIN the replication group was busy (" + busy.message() +
+      "): nothing of this command was stored, and retrying it is safe");
+}
+
 bool Replicator::CountPeers(DbEnv* env, uint32_t* connected, uint32_t* sites,
                             std::vector<ReplicationPeer>* peers,
                             bool* master_up) const {

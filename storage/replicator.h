@@ -57,6 +57,11 @@ class Replicator {
   // The status of a commit that was made here but not acknowledged by a
   // quorum (perm_failed() grew during it): Unavailable, NOQUORUM ...
   static Status NotAcknowledged();
+  // The answer to a transaction aborted by `busy` (a lock conflict, or the
+  // Replication Manager's API lock-out while a site joins or leaves): it
+  // stored nothing, and running it again is safe (TRYAGAIN, as Redis
+  // Cluster answers a command to retry).
+  static Status RetryAfterAbort(const Status& busy);
 
   ReplicationState State(DbEnv* env) const;
 

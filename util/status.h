@@ -53,6 +53,7 @@ class Status {
   bool IsNotFound() const { return code_ == Code::kNotFound; }
   bool IsIOError() const { return code_ == Code::kIOError; }
   bool IsUnavailable() const { return code_ == Code::kUnavailable; }
+  bool IsBusy() const { return code_ == Code::kBusy; }
   // The human-readable message, without a code prefix.
   const std::string& message() const { return message_; }
   // "IO error: <message>" style, for logs.

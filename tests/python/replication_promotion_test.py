@@ -10,6 +10,10 @@ state is used.
 Replication on 127.0.0.2-.4, RESP on 127.0.0.1; every process is stopped by
 its PID and every wait is bounded.
 
+A pass that a lock conflict aborts on the master (FRONTIERD_FAULT_PASS_BUSY,
+as a site joining the group makes it) is answered TRYAGAIN on every
+command, and nothing of it is stored.
+
     python3 replication_promotion_test.py path/to/frontierd_faults
 """
 import os
@@ -35,6 +39,41 @@ class PromotionTest(unittest.TestCase):
             del os.environ["FRONTIERD_FAULT_PROMOTION_REBUILDS"]
         try:
             self.check_promotion(group, urls)
+        finally:
+            group.__exit__(None, None, None)
+
+    def test_a_pass_a_lock_conflict_aborts_is_answered_tryagain(self):
+        # The first pass to reach 3 writes meets a lock conflict, as one
+        # that meets a joining site's lock-out does (docs/replication.md).
+        os.environ["FRONTIERD_FAULT_PASS_BUSY"] = "3"
+        try:
+            group = rt.Group()
+            group.__enter__()
+        finally:
+            del os.environ["FRONTIERD_FAULT_PASS_BUSY"]
+        try:
+            master = group.client(0)
+            urls = [f"http://busy{i}.example/" for i in range(10)]
+            p = master.pipeline(transaction=False)
+            for u in urls:
+                p.execute_command("ADD", u)
+            replies = p.execute(raise_on_error=False)
+            again = [u for u, r in zip(urls, replies)
+                     if isinstance(r, redis.ResponseError)
+                     and str(r).startswith("TRYAGAIN ")]
+            self.assertGreaterEqual(len(again), 3, replies)
+            for u, r in zip(urls, replies):
+                self.assertTrue(r == 1 or u in again, (u, r))
+            # Nothing of the aborted pass was stored: each retried ADD
+            # stores its URL now.
+            self.assertEqual(master.execute_command("MSEEN", *again),
+                             [0] * len(again))
+            for u in again:
+                self.assertEqual(master.execute_command("ADD", u), 1)
+            self.assertEqual(master.execute_command("MSEEN", *urls),
+                             [1] * len(urls))
+            self.assertIn("injected lock conflict",
+                          str(replies[urls.index(again[0])]))
         finally:
             group.__exit__(None, None, None)
 
