@@ -56,7 +56,7 @@ function linksOf(html, base) {
 
 // What a failover of a replication group makes a command fail with: the
 // connection lost, or an answer from a site that is no longer the master.
-const RETRYABLE = new RegExp('^(NOQUORUM|NOREPLICAS|READONLY)|Connection is ' +
+const RETRYABLE = new RegExp('^(NOQUORUM|NOREPLICAS|READONLY|TRYAGAIN)|Connection is ' +
     "closed|ECONNRE|EPIPE|Stream isn't writeable|max retries per request", 'i');
 const RETRY_FOR = 60000; // ms
 

@@ -63,9 +63,10 @@ def fetch(url):
         return error.code, url, b""
 
 
-# What a failover of a replication group makes a command fail with: the
-# command is re-issued (to the new master, once the sites name it).
-RETRYABLE = (frontierd.NoQuorum, frontierd.NoReplicas,
+# What a failover of a replication group (or a site joining it) makes a
+# command fail with: the command is re-issued (to the new master, once the
+# sites name it).
+RETRYABLE = (frontierd.NoQuorum, frontierd.NoReplicas, frontierd.TryAgain,
              frontierd.ReadOnlyReplica, redis.ConnectionError,
              redis.TimeoutError)
 RETRY_FOR = 60  # seconds

@@ -16,12 +16,13 @@ from .client import (Frontier, Pipeline, FrontierdError, ArgumentError, InvalidU
                      InvalidRef, InvalidSite, UnknownPartition, NoAuth,
                      WrongPass, NoPerm, Misconf, StorageError, ProtocolError,
                      CommandSyntaxError, DataTooLong, ReadOnlyReplica,
-                     ReplicaRead, NoQuorum, NoReplicas)
+                     ReplicaRead, NoQuorum, NoReplicas, TryAgain)
 
 __all__ = [
     "Frontier", "Pipeline", "FrontierdError", "ArgumentError", "InvalidURL", "InvalidRef",
     "InvalidSite", "UnknownPartition", "NoAuth", "WrongPass", "NoPerm",
     "Misconf", "StorageError", "ProtocolError", "CommandSyntaxError",
-    "DataTooLong", "ReadOnlyReplica", "ReplicaRead", "NoQuorum", "NoReplicas"
+    "DataTooLong", "ReadOnlyReplica", "ReplicaRead", "NoQuorum", "NoReplicas",
+    "TryAgain"
 ]
 __version__ = "0.1.0"

@@ -82,6 +82,12 @@ class NoQuorum(FrontierdError):
     or may not survive a failover, and retrying it is safe."""
 
 
+class TryAgain(FrontierdError):
+    """TRYAGAIN: the replication group was busy (a site joining or
+    leaving) and aborted the command's pass; nothing was stored, and
+    retrying it is safe."""
+
+
 class NoReplicas(FrontierdError):
     """NOREPLICAS: the master reaches too few replicas; nothing was
     written."""
@@ -101,6 +107,7 @@ _ERR_CLASSES = [
 _PREFIX_CLASSES = {"NOAUTH": NoAuth, "WRONGPASS": WrongPass,
                    "NOPERM": NoPerm, "MISCONF": Misconf,
                    "NOQUORUM": NoQuorum, "NOREPLICAS": NoReplicas,
+                   "TRYAGAIN": TryAgain,
                    "REPLICA": ReplicaRead}
 
 
