@@ -194,7 +194,12 @@ Status FrontierImpl::EndPass() {
   in_pass_ = false;
   Status s = pass_error_;
   pass_error_ = Status::OK();
-  if (!pass_txn_open_) return s;
+  if (!pass_txn_open_) {
+    // Refused before its transaction began (e.g. a promotion's rebuild
+    // met the lock-out): nothing stored, as FinishWrite answers it.
+    if (s.IsBusy() && repl_) return Replicator::RetryAfterAbort(s);
+    return s;
+  }
   pass_txn_open_ = false;
   return FinishWrite(&pass_txn_, s);
 }
