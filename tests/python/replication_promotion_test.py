@@ -26,17 +26,23 @@ import redis
 import replication_test as rt
 
 
+def group_with_fault(name, value):
+    """A started rt.Group whose sites run with fault `name`=`value` in
+    their environment (they inherit it when they start)."""
+    os.environ[name] = value
+    try:
+        group = rt.Group()
+        group.__enter__()
+    finally:
+        del os.environ[name]
+    return group
+
+
 class PromotionTest(unittest.TestCase):
     def test_a_failed_rebuild_is_done_again_before_a_pop(self):
         urls = {b"http://a.example/1", b"http://a.example/2",
                 b"http://n.example/", b"http://z.example/"}
-        # The sites inherit it when they start.
-        os.environ["FRONTIERD_FAULT_PROMOTION_REBUILDS"] = "1"
-        try:
-            group = rt.Group()
-            group.__enter__()
-        finally:
-            del os.environ["FRONTIERD_FAULT_PROMOTION_REBUILDS"]
+        group = group_with_fault("FRONTIERD_FAULT_PROMOTION_REBUILDS", "1")
         try:
             self.check_promotion(group, urls)
         finally:
@@ -45,12 +51,7 @@ class PromotionTest(unittest.TestCase):
     def test_a_pass_a_lock_conflict_aborts_is_answered_tryagain(self):
         # The first pass to reach 3 writes meets a lock conflict, as one
         # that meets a joining site's lock-out does (docs/replication.md).
-        os.environ["FRONTIERD_FAULT_PASS_BUSY"] = "3"
-        try:
-            group = rt.Group()
-            group.__enter__()
-        finally:
-            del os.environ["FRONTIERD_FAULT_PASS_BUSY"]
+        group = group_with_fault("FRONTIERD_FAULT_PASS_BUSY", "3")
         try:
             master = group.client(0)
             urls = [f"http://busy{i}.example/" for i in range(10)]
