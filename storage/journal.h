@@ -108,8 +108,10 @@ Status Replay(DbEnv* env, const DB_LSN& from, const Apply& apply,
 // dies at once, as by kill -9, the FRONTIERD_CRASH_AFTER-th time (1 if
 // unset) it reaches the point FRONTIERD_CRASH_AT names: "journaled" (a
 // transaction's journal record is in the log, its commit not yet),
-// "written-back" (a write-back slice committed), "replaying" (the open
-// has replayed the journal, nothing written yet), "replayed" (the open's
+// "written-back" (a write-back slice committed), "leases-spilled" (a
+// write-back of everything moved leases held in memory to Qc and
+// committed), "replaying" (the open has replayed the journal, nothing
+// written yet), "replayed" (the open's
 // replay written back). The log is flushed first, so what the point wrote
 // is on disk. A no-op in every other build.
 #ifdef FRONTIERD_FAULTS
