@@ -23,10 +23,6 @@
 namespace frontier::itest {
 namespace {
 
-using Clock = std::chrono::system_clock;
-using std::chrono::milliseconds;
-using std::chrono::seconds;
-
 constexpr int kCycles = 10;
 constexpr int kSites = 8;
 constexpr int kUrlsPerSite = 150;
@@ -35,9 +31,13 @@ constexpr long long kDelayMs = 500;
 // The server's clock is read in whole milliseconds.
 constexpr long long kSlackMs = 2;
 
+using std::chrono::milliseconds;
+using std::chrono::seconds;
+
+// The server's clock: wall time in milliseconds.
 long long WallMs() {
   return std::chrono::duration_cast<milliseconds>(
-             Clock::now().time_since_epoch())
+             std::chrono::system_clock::now().time_since_epoch())
       .count();
 }
 

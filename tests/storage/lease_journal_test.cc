@@ -45,11 +45,6 @@ class LeaseJournalTest : public FrontierFixture {
 
   FrontierImpl& Impl() { return static_cast<FrontierImpl&>(*fr_); }
 
-  void CrashAndReopen() {
-    ASSERT_TRUE(fr_->Close(/*skip_checkpoint=*/true).ok());
-    Open();
-  }
-
   // The clock moves and Tick expires the leases due, in the model too.
   void Advance(int64_t ms, Model* m) {
     now_ += ms;
@@ -157,6 +152,38 @@ class LeaseJournalTest : public FrontierFixture {
     EXPECT_EQ(site_leases, leased) << when;
   }
 
+  // A checkpoint (every lease held in memory goes to Qc), one more pass
+  // committed into `committed`, then a crash.
+  void CheckpointPassAndCrash(std::mt19937* rng, Model* committed) {
+    ASSERT_TRUE(fr_->Checkpoint().ok());
+    CommittedPass(rng, committed);
+    if (HasFatalFailure()) return;
+    CrashAndReopen();
+  }
+
+  // A random pass, committed and flushed: `committed` becomes the model
+  // after it.
+  void CommittedPass(std::mt19937* rng, Model* committed) {
+    Model m = *committed;
+    RandomPass(rng, &m);
+    if (HasFatalFailure()) return;
+    ASSERT_TRUE(fr_->FlushLog().ok());
+    *committed = std::move(m);
+  }
+
+  // A pass that POPs and ends every lease of `m`, then fails before its
+  // commit (a panic); RetryWrites' reopen recovers without it.
+  void LoseAPass(const Model& m) {
+    fr_->BeginPass();
+    ASSERT_TRUE(fr_->Pop(2, 1000, now_).ok());
+    for (const std::string& url : Leased(m)) {
+      ASSERT_TRUE(fr_->Confirm(url, {}, now_).ok());
+    }
+    ASSERT_TRUE(Impl().PanicForTesting().ok());
+    (void)fr_->EndPass();
+    ASSERT_TRUE(fr_->RetryWrites().ok());
+  }
+
   void RunModel(uint32_t seed) {
     std::mt19937 rng(seed);
     Open();
@@ -165,65 +192,37 @@ class LeaseJournalTest : public FrontierFixture {
       const std::string when =
           "seed " + std::to_string(seed) + " round " + std::to_string(round);
       const int passes = 1 + static_cast<int>(rng() % 5);
-      for (int p = 0; p < passes; ++p) {
-        Model m = committed;
-        RandomPass(&rng, &m);
-        if (HasFatalFailure()) return;
-        ASSERT_TRUE(fr_->FlushLog().ok());
-        committed = std::move(m);
-      }
-      switch (rng() % 5) {
-        case 0:  // after a commit
-          CrashAndReopen();
-          break;
-        case 1:  // after a write-back slice
-          now_ += 1000;
-          ASSERT_TRUE(fr_->WriteBehind(now_, now_ + 3'600'000).ok());
-          Advance(0, &committed);
-          CrashAndReopen();
-          break;
-        case 2: {  // after a checkpoint (leases to Qc), and more passes
-          ASSERT_TRUE(fr_->Checkpoint().ok());
-          Model m = committed;
-          RandomPass(&rng, &m);
-          if (HasFatalFailure()) return;
-          ASSERT_TRUE(fr_->FlushLog().ok());
-          committed = std::move(m);
-          CrashAndReopen();
-          break;
-        }
-        case 3: {  // mid-pass: a pass that never commits
-          Model lost = committed;
-          fr_->BeginPass();
-          auto r = fr_->Pop(2, 1000, now_);
-          ASSERT_TRUE(r.ok());
-          for (const std::string& url : Leased(committed)) {
-            ASSERT_TRUE(fr_->Confirm(url, {}, now_).ok());
-          }
-          ASSERT_TRUE(Impl().PanicForTesting().ok());
-          (void)fr_->EndPass();
-          ASSERT_TRUE(fr_->RetryWrites().ok());
-          break;
-        }
-        case 4:  // right after the recovery of a crash
-          CrashAndReopen();
-          CrashAndReopen();
-          break;
+      for (int p = 0; p < passes && !HasFatalFailure(); ++p) {
+        CommittedPass(&rng, &committed);
       }
       if (HasFatalFailure()) return;
-      ExpectModel(committed, when);
-      if (HasFailure()) return;
-      // The leases the crash caught expire at their deadlines.
-      Advance(static_cast<int64_t>(rng() % 2500), &committed);
+      // The crash: after a commit, after a write-back slice, after a
+      // checkpoint (leases to Qc) and more passes, mid-pass, or right
+      // after the recovery of a crash.
+      const uint32_t kind = rng() % 5;
+      if (kind == 0) CrashAndReopen();
+      if (kind == 1) SliceAndCrash();
+      if (kind == 2) CheckpointPassAndCrash(&rng, &committed);
+      if (kind == 3) LoseAPass(committed);
+      if (kind == 4) CrashTwice();
       if (HasFatalFailure()) return;
-      ExpectModel(committed, when + " (expiry)");
+      ExpectModelAndExpiry(&committed, static_cast<int64_t>(rng() % 2500),
+                           when);
       if (HasFailure()) return;
     }
     ASSERT_TRUE(fr_->Close(/*skip_checkpoint=*/false).ok());
     Open();
-    ExpectModel(committed, "after a clean close");
-    Advance(10'000, &committed);
-    ExpectModel(committed, "after a clean close (expiry)");
+    ExpectModelAndExpiry(&committed, 10'000, "after a clean close");
+  }
+
+  // After a reopen: the model holds, and once the clock moved on by
+  // `ms`, the leases the crash caught expired at their deadlines.
+  void ExpectModelAndExpiry(Model* m, int64_t ms, const std::string& when) {
+    ExpectModel(*m, when);
+    if (HasFailure()) return;
+    Advance(ms, m);
+    if (HasFatalFailure()) return;
+    ExpectModel(*m, when + " (expiry)");
   }
 
   int next_url_ = 0;
