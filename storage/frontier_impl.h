@@ -3,7 +3,8 @@
 // and the rest of frontier_*.cc. The verbs compose parts that each own one
 // piece of the state, with its contract in its own header (docs/design.md,
 // "Storage's parts"): the tables UrlTable (U), SiteQueues (Q), TimerTable
-// (Qc), SiteTable (site records, their cache and dirty set), RobotsStore
+// (Qc, and the LeaseTable of leases held in memory), SiteTable (site
+// records, their cache and dirty set), RobotsStore
 // (robots.txt per origin) and UrlValues (per-URL values), each with its
 // database; SiteTombstones (sites being removed); PartitionCounters;
 // SitePolicy and UrlResolver (pure, over the options); LogDurability (the log files' and
