@@ -253,9 +253,8 @@ Status Server::TakeOverMaster(uint64_t offset, int64_t deadline_ms) {
   }
   const uint64_t own = frontier_.Replication().log_offset;
   if (own < offset) {
-    return Status::Unavailable("TRYAGAIN this site's log ends at " +
-                               std::to_string(own) + ", the master's at " +
-                               std::to_string(offset));
+    return Status::TryAgain("this site's log ends at " + std::to_string(own) +
+                            ", the master's at " + std::to_string(offset));
   }
   Status s = frontier_.HandoverStep(HandoverStep::kTakeOver);
   if (!s.ok()) return s;

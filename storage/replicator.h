@@ -51,16 +51,17 @@ class Replicator {
   uint64_t perm_failed() const { return perm_failed_.load(); }
 
   // Loop thread, before a write transaction begins: OK on a master that
-  // reaches enough peers for a quorum; else Unavailable starting with
-  // READONLY (a replica) or NOREPLICAS (too few peers connected).
+  // reaches enough peers for a quorum; else ReadOnly (a replica) or
+  // NoReplicas (too few peers connected). The messages are plain words;
+  // the server answers each code with its client's word (server/reply.h).
   Status CheckWritable(DbEnv* env) const;
   // The status of a commit that was made here but not acknowledged by a
-  // quorum (perm_failed() grew during it): Unavailable, NOQUORUM ...
+  // quorum (perm_failed() grew during it): NotAcknowledged, saying that it
+  // may or may not survive a failover and that retrying it is safe.
   static Status NotAcknowledged();
   // The answer to a transaction aborted by `busy` (a lock conflict, or the
-  // Replication Manager's API lock-out while a site joins or leaves): it
-  // stored nothing, and running it again is safe (TRYAGAIN, as Redis
-  // Cluster answers a command to retry).
+  // Replication Manager's API lock-out while a site joins or leaves):
+  // TryAgain, since it stored nothing and running it again is safe.
   static Status RetryAfterAbort(const Status& busy);
 
   ReplicationState State(DbEnv* env) const;
