@@ -426,10 +426,12 @@ class Frontier {
   // Removes the site whose replication address is `site` from the group
   // (Replicator::RemoveSite); InvalidArgument with replication no.
   virtual Status RemoveReplicationSite(const ReplicationSite& site) = 0;
-  // Loop thread, between passes: a step of a planned hand-over of the
-  // master role (Replicator::Handover); InvalidArgument with replication
-  // no. After kTakeOver the first write rebuilds the in-memory state, as
-  // after an election.
+  // Loop thread, outside a pass's open transaction: a step of a planned
+  // hand-over of the master role (Replicator::Handover); InvalidArgument
+  // with replication no. kTakeOver then rebuilds the in-memory state, as
+  // after an election, and commits the new master's first record in a
+  // transaction of its own that waits for no acknowledgement (the
+  // replicas finish their sync with a new master once a record comes).
   virtual Status HandoverStep(frontier::HandoverStep step) = 0;
 
   // --- Passes: one transaction for many verbs (docs/design.md, "One

@@ -217,6 +217,19 @@ Status Replicator::CheckWritable(DbEnv* env) const {
   return Status::OK();
 }
 
+Status Replicator::FollowRole(DbEnv* env) {
+  return SetNoWait(env, !is_master());
+}
+
+Status Replicator::SetNoWait(DbEnv* env, bool no_wait) {
+  if (no_wait == no_wait_) return Status::OK();
+  Status s =
+      bdb::FromDb(env->rep_set_config(DB_REP_CONF_NOWAIT, no_wait ? 1 : 0),
+                  "rep_set_config(DB_REP_CONF_NOWAIT)");
+  if (s.ok()) no_wait_ = no_wait;
+  return s;
+}
+
 Status Replicator::SyncReplicaLog(DbEnv* env) {
   if (is_master()) return Status::OK();
   DB_LOG_STAT* log = nullptr;
