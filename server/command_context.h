@@ -161,7 +161,7 @@ class ServerControl {
   // REPLICATION TAKEOVER offset deadline (sent by a master handing its
   // role over): on a replica whose log reaches `offset`, before
   // `deadline_ms` (wall clock), becomes the master (OK; also if master
-  // already). Unavailable "TRYAGAIN ..." while its log is shorter,
+  // already). TryAgain while its log is shorter,
   // InvalidArgument after the deadline or with repl-priority 0; nothing
   // changes then.
   virtual Status TakeOverMaster(uint64_t offset, int64_t deadline_ms) = 0;

@@ -17,14 +17,33 @@ void ReplyFields(
   }
 }
 
+std::string_view StatusErrorWord(Status::Code code) {
+  switch (code) {
+    case Status::Code::kReadOnly:
+      return "READONLY";  // Redis's, for a write on a replica
+    case Status::Code::kNoReplicas:
+      return "NOREPLICAS";  // Redis's, for min-replicas-to-write
+    case Status::Code::kNotAcknowledged:
+      return "NOQUORUM";
+    case Status::Code::kTryAgain:
+      return "TRYAGAIN";  // Redis Cluster's, for a command to retry
+    default:
+      return {};
+  }
+}
+
 void ReplyStatus(ReplyWriter& reply, const Status& status) {
   // Storage's InvalidArgument messages are written for the client
-  // ("invalid URL: ...", "invalid ref URL: ..."); anything else is a fault
-  // of the server's disk or database, and says so.
-  if (status.IsInvalidArgument()) {
+  // ("invalid URL: ...", "invalid ref URL: ..."); a replication group's
+  // answers get the word clients match; anything else is a fault of the
+  // server's disk or database, and says so.
+  if (status.IsInvalidArgument() || status.IsUnavailable()) {
     reply.Error("ERR " + status.message());
-  } else if (status.IsUnavailable()) {
-    reply.Error(status.message());  // READONLY, NOREPLICAS, NOQUORUM ...
+  } else if (status.code() == Status::Code::kReadOnly) {
+    reply.Error(errors::kReadOnlyReplica);
+  } else if (std::string_view word = StatusErrorWord(status.code());
+             !word.empty()) {
+    reply.Error(std::string(word) + " " + status.message());
   } else {
     reply.Error(std::string(errors::kStorageErrorPrefix) + status.message());
   }

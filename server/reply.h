@@ -20,9 +20,19 @@ namespace frontier {
 //   InvalidArgument -> "ERR <message>": storage writes those messages for
 //     the client ("invalid URL: ...", "backup target '...' is not an
 //     absolute path", see frontier.h).
+//   Unavailable     -> "ERR <message>".
+//   ReadOnly        -> Redis's "READONLY You can't write against a read
+//     only replica." exactly (clients match the whole line).
+//   NoReplicas, NotAcknowledged, TryAgain -> "<word> <message>", the word
+//     from StatusErrorWord (docs/commands.md, docs/replication.md).
 //   anything else   -> "ERR storage error: <message>".
 // Precondition: !status.ok().
 void ReplyStatus(ReplyWriter& reply, const Status& status);
+
+// The error word a replication group's answer to a write is sent with,
+// which clients match to retry: "READONLY", "NOREPLICAS", "NOQUORUM",
+// "TRYAGAIN"; empty for every other code.
+std::string_view StatusErrorWord(Status::Code code);
 
 // A record looked up by name (URLINFO, SITE INFO): if `result` is an
 // error or nothing, replies the error or nil and returns nullptr; else

@@ -253,9 +253,8 @@ Status Server::TakeOverMaster(uint64_t offset, int64_t deadline_ms) {
   }
   const uint64_t own = frontier_.Replication().log_offset;
   if (own < offset) {
-    return Status::Unavailable("TRYAGAIN this site's log ends at " +
-                               std::to_string(own) + ", the master's at " +
-                               std::to_string(offset));
+    return Status::TryAgain("this site's log ends at " + std::to_string(own) +
+                            ", the master's at " + std::to_string(offset));
   }
   Status s = frontier_.HandoverStep(HandoverStep::kTakeOver);
   if (!s.ok()) return s;
@@ -263,26 +262,9 @@ Status Server::TakeOverMaster(uint64_t offset, int64_t deadline_ms) {
   progress_.Clear();
   Log(LogLevel::kNotice,
       "Replication: this site took over the master role (FAILOVER)");
-  // A replica that found a new master finishes its sync (and lets its own
-  // API calls, its loop's included, go on) only once a new log record
-  // comes, and acknowledges nothing before: without a write here, an idle
-  // group's old master would wait for the next one (about a second, the
-  // directory's), and the first write of a loaded one would wait
-  // repl-ack-timeout for acknowledgements that cannot come (NOQUORUM).
-  // The directory as it stands, written again without waiting for them,
-  // is that record (it is advisory: lost, it is written again within a
-  // second).
-  (void)frontier_.HandoverStep(HandoverStep::kAcksNone);
-  Status written = frontier_.PutGroupDirectory(directory_.Encode());
-  Status acks = frontier_.HandoverStep(HandoverStep::kAcksQuorum);
-  if (!acks.ok()) {
-    Log(LogLevel::kWarning, "Replication: FAILOVER: %s",
-        acks.ToString().c_str());
-  }
-  if (!written.ok()) {
-    Log(LogLevel::kVerbose, "Replication: group directory not saved: %s",
-        written.ToString().c_str());
-  }
+  // kTakeOver wrote the new master's first record already, without
+  // waiting for acknowledgements (Frontier::HandoverStep): this pass
+  // commits nothing, and the answer leaves at once.
   return Status::OK();
 }
 

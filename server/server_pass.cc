@@ -131,7 +131,8 @@ void Server::CommitPass() {
     ++stats_.failed_passes;
     // A write refused by the replication group (READONLY on a replica,
     // NOREPLICAS, NOQUORUM) is the client's answer, not a server fault.
-    Log(s.IsUnavailable() ? LogLevel::kVerbose : LogLevel::kWarning,
+    Log(StatusErrorWord(s.code()).empty() ? LogLevel::kWarning
+                                          : LogLevel::kVerbose,
         "A pass's transaction failed (%s): answering its %zu client(s) with "
         "the error",
         s.ToString().c_str(), ids.size());

@@ -72,7 +72,10 @@ Status FromDb(int rc, std::string_view what) {
   msg += ": ";
   msg += DbEnv::strerror(rc);
   if (rc == DB_NOTFOUND || rc == DB_KEYEMPTY) return Status::NotFound(msg);
-  if (rc == DB_LOCK_DEADLOCK || rc == DB_LOCK_NOTGRANTED) {
+  // DB_REP_LOCKOUT: a replica's call met the Replication Manager's
+  // lock-out (Replicator::FollowRole); it passes within moments.
+  if (rc == DB_LOCK_DEADLOCK || rc == DB_LOCK_NOTGRANTED ||
+      rc == DB_REP_LOCKOUT) {
     return Status::Busy(msg);
   }
   if (rc == DB_REP_HANDLE_DEAD) {

@@ -383,11 +383,12 @@ class Frontier {
 
   // Replication (docs/replication.md): this site's role and its group as
   // it knows it; role kNone with replication no. With replication, a
-  // write on a replica fails with Unavailable "READONLY ...", one on a
-  // master that reaches too few peers for a quorum with "NOREPLICAS ..."
-  // (nothing written), and a commit (EndPass, or a verb outside a pass)
-  // that a quorum did not acknowledge in time with "NOQUORUM ...": it is
-  // committed here, and may or may not survive a failover.
+  // write on a replica fails with ReadOnly, one on a master that reaches
+  // too few peers for a quorum with NoReplicas (nothing written), a pass
+  // a passing lock conflict aborted with TryAgain (nothing stored), and a
+  // commit (EndPass, or a verb outside a pass) that a quorum did not
+  // acknowledge in time with NotAcknowledged: it is committed here, and
+  // may or may not survive a failover.
   virtual ReplicationState Replication() const = 0;
   // Any thread. `listener` is called for each Replication Manager event
   // (see ReplicationListener); never with replication no. nullptr stops;
@@ -425,10 +426,12 @@ class Frontier {
   // Removes the site whose replication address is `site` from the group
   // (Replicator::RemoveSite); InvalidArgument with replication no.
   virtual Status RemoveReplicationSite(const ReplicationSite& site) = 0;
-  // Loop thread, between passes: a step of a planned hand-over of the
-  // master role (Replicator::Handover); InvalidArgument with replication
-  // no. After kTakeOver the first write rebuilds the in-memory state, as
-  // after an election.
+  // Loop thread, outside a pass's open transaction: a step of a planned
+  // hand-over of the master role (Replicator::Handover); InvalidArgument
+  // with replication no. kTakeOver then rebuilds the in-memory state, as
+  // after an election, and commits the new master's first record in a
+  // transaction of its own that waits for no acknowledgement (the
+  // replicas finish their sync with a new master once a record comes).
   virtual Status HandoverStep(frontier::HandoverStep step) = 0;
 
   // --- Passes: one transaction for many verbs (docs/design.md, "One

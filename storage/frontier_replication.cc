@@ -83,7 +83,9 @@ Status FrontierImpl::CheckWritable() {
   if (!repl_) return Status::OK();
   // Handles a rollback killed are reopened before a write uses them.
   if (StatusOr<bool> r = ReopenDeadHandles(); !r.ok()) return r.status();
-  Status s = repl_->CheckWritable(env_.get());
+  // A promoted site waits out lock-outs again before it writes.
+  Status s = repl_->FollowRole(env_.get());
+  if (s.ok()) s = repl_->CheckWritable(env_.get());
   if (s.ok()) s = CatchUpPromotion();
   return s;
 }
@@ -148,6 +150,8 @@ StatusOr<bool> FrontierImpl::ReopenDeadHandles() {
 
 Status FrontierImpl::SyncReplicaLog() {
   if (!repl_ || closed_) return Status::OK();
+  Status s = repl_->FollowRole(env_.get());
+  if (!s.ok()) return s;
   return repl_->SyncReplicaLog(env_.get());
 }
 
@@ -206,7 +210,36 @@ Status FrontierImpl::HandoverStep(frontier::HandoverStep step) {
     return Status::InvalidArgument(
         "this server is a single node (replication no)");
   }
-  return repl_->Handover(env_.get(), step);
+  Status s = repl_->Handover(env_.get(), step);
+  // A stepped-down site gives up its API calls' waits at once.
+  if (s.ok()) s = repl_->FollowRole(env_.get());
+  if (!s.ok() || step != HandoverStep::kTakeOver) return s;
+  // The new master's first record. A replica that finds a new master
+  // finishes its sync with it once a log record comes after it heard of
+  // it; until then a commit that waits for a quorum waits. So one goes
+  // now, in a transaction of its own (outside the caller's pass: REPLICATION
+  // TAKEOVER runs in one, whose commit would wait with the answer) that
+  // waits for no acknowledgement: the counters, which every commit
+  // carries, as rebuilt from the replicated data (BeginWrite catches the
+  // promotion up). It acknowledges nothing to anyone, so losing it in a
+  // failover loses nothing. With a pass's transaction open (none is on a
+  // replica, which takes no write), that pass's commit is the record.
+  if (!repl_->is_master() || pass_txn_open_) return Status::OK();
+  if (!repl_->Handover(env_.get(), HandoverStep::kAcksNone).ok()) {
+    return Status::OK();  // the first client write is the first record
+  }
+  {
+    bdb::Txn txn;
+    // Not written (a rebuild that failed, say): as just above.
+    (void)FinishWrite(&txn, BeginWrite(&txn));
+  }
+  Status quorum = repl_->Handover(env_.get(), HandoverStep::kAcksQuorum);
+  // No write may be acknowledged without a quorum: until the policy is
+  // back, this site refuses writes, as after a failed write.
+  if (!quorum.ok()) write_failure_.Note(quorum);
+  // This site is the master either way: an error here would make the old
+  // master take its role back too.
+  return Status::OK();
 }
 
 void FrontierImpl::KeepLogsForReplicas(std::vector<std::string>* paths) const {

@@ -157,15 +157,15 @@ Status Replicator::Start(DbEnv* env, int64_t wait_ms) {
 }
 
 Status Replicator::NotAcknowledged() {
-  return Status::Unavailable(
-      "NOQUORUM the write was not acknowledged by a quorum of the replication "
-      "group within repl-ack-timeout: it may or may not survive a failover, "
-      "and retrying it is safe");
+  return Status::NotAcknowledged(
+      "the write was not acknowledged by a quorum of the replication group "
+      "within repl-ack-timeout: it may or may not survive a failover, and "
+      "retrying it is safe");
 }
 
 Status Replicator::RetryAfterAbort(const Status& busy) {
-  return Status::Unavailable(
-      "TRYAGAIN the replication group was busy (" + busy.message() +
+  return Status::TryAgain(
+      "the replication group was busy (" + busy.message() +
       "): nothing of this command was stored, and retrying it is safe");
 }
 
@@ -199,21 +199,35 @@ bool Replicator::CountPeers(DbEnv* env, uint32_t* connected, uint32_t* sites,
 
 Status Replicator::CheckWritable(DbEnv* env) const {
   if (!is_master()) {
-    return Status::Unavailable(
-        "READONLY You can't write against a read only replica.");
+    return Status::ReadOnly(
+        "this site is a replica of its replication group: write to the "
+        "master");
   }
   uint32_t connected = 0, sites = 0;
   if (!CountPeers(env, &connected, &sites)) return Status::OK();
   // QUORUM: a majority of the group, this site included.
   const uint32_t needed = sites / 2;
   if (connected < needed) {
-    return Status::Unavailable(
-        "NOREPLICAS Not enough good replicas to write: this master reaches " +
+    return Status::NoReplicas(
+        "Not enough good replicas to write: this master reaches " +
         std::to_string(connected) + " of the " + std::to_string(needed) +
         " peer(s) a quorum of " + std::to_string(sites) +
         " site(s) needs; nothing was written");
   }
   return Status::OK();
+}
+
+Status Replicator::FollowRole(DbEnv* env) {
+  return SetNoWait(env, !is_master());
+}
+
+Status Replicator::SetNoWait(DbEnv* env, bool no_wait) {
+  if (no_wait == no_wait_) return Status::OK();
+  Status s =
+      bdb::FromDb(env->rep_set_config(DB_REP_CONF_NOWAIT, no_wait ? 1 : 0),
+                  "rep_set_config(DB_REP_CONF_NOWAIT)");
+  if (s.ok()) no_wait_ = no_wait;
+  return s;
 }
 
 Status Replicator::SyncReplicaLog(DbEnv* env) {

@@ -51,19 +51,32 @@ class Replicator {
   uint64_t perm_failed() const { return perm_failed_.load(); }
 
   // Loop thread, before a write transaction begins: OK on a master that
-  // reaches enough peers for a quorum; else Unavailable starting with
-  // READONLY (a replica) or NOREPLICAS (too few peers connected).
+  // reaches enough peers for a quorum; else ReadOnly (a replica) or
+  // NoReplicas (too few peers connected). The messages are plain words;
+  // the server answers each code with its client's word (server/reply.h).
   Status CheckWritable(DbEnv* env) const;
   // The status of a commit that was made here but not acknowledged by a
-  // quorum (perm_failed() grew during it): Unavailable, NOQUORUM ...
+  // quorum (perm_failed() grew during it): NotAcknowledged, saying that it
+  // may or may not survive a failover and that retrying it is safe.
   static Status NotAcknowledged();
   // The answer to a transaction aborted by `busy` (a lock conflict, or the
-  // Replication Manager's API lock-out while a site joins or leaves): it
-  // stored nothing, and running it again is safe (TRYAGAIN, as Redis
-  // Cluster answers a command to retry).
+  // Replication Manager's API lock-out while a site joins or leaves):
+  // TryAgain, since it stored nothing and running it again is safe.
   static Status RetryAfterAbort(const Status& busy);
 
   ReplicationState State(DbEnv* env) const;
+
+  // Loop thread: on a replica, API calls that meet the Replication
+  // Manager's lock-out (a replica syncing with a new master, for about a
+  // tenth of a second) fail at once with DB_REP_LOCKOUT (bdb::FromDb:
+  // Busy) instead of sleeping: Berkeley DB 5.3 sleeps a whole second per
+  // try (five for a transaction's begin), which stalled the loop, so its
+  // clients, Sentinel answers included, for a second after every FAILOVER
+  // (docs/replication.md). On a master they wait, as before: a write or a
+  // checkpoint that met a lock-out (a site joining) would otherwise fail.
+  // Called where the loop writes or checks on the group, so a change of
+  // role is followed within a second; IOError if Berkeley DB refuses.
+  Status FollowRole(DbEnv* env);
 
   // Loop thread. On a replica whose log grew since the last call, writes
   // and syncs it (log_flush): the master's records it acknowledged from
@@ -93,6 +106,8 @@ class Replicator {
   static void OnEvent(DbEnv* env, u_int32_t event, void* info);
   void Handle(u_int32_t event, void* info);
   void Report(ReplicationEvent::Kind kind, int eid);
+  // DB_REP_CONF_NOWAIT on or off, if not so already (FollowRole).
+  Status SetNoWait(DbEnv* env, bool no_wait);
   // Peers with a live connection, and the group's size, or false; with
   // `peers`, every peer (the master's link in *master_up, if known).
   bool CountPeers(DbEnv* env, uint32_t* connected, uint32_t* sites,
@@ -111,6 +126,7 @@ class Replicator {
   std::atomic<uint64_t> elections_won_{0};
   bool master_seen_ = false;  // guarded by mu_: a role event came
   uint64_t replica_log_synced_ = 0;  // loop thread: SyncReplicaLog's
+  bool no_wait_ = false;             // loop thread: SetNoWait's
 
   mutable std::mutex mu_;
   std::condition_variable changed_;  // Start() waits on it

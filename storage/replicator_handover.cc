@@ -31,6 +31,10 @@ Status Restart(DbEnv* env, u_int32_t role) {
 }  // namespace
 
 Status Replicator::Handover(DbEnv* env, HandoverStep step) {
+  // A step's own calls wait out a lock-out (FollowRole sets the role's
+  // way after it): elections left off by a call that gave up would
+  // leave this site out of the next election.
+  if (Status s = SetNoWait(env, false); !s.ok()) return s;
   switch (step) {
     case HandoverStep::kStepDown: {
       if (!is_master()) {

@@ -25,6 +25,18 @@ std::string Status::ToString() const {
     case Code::kUnavailable:
       prefix = "Unavailable: ";
       break;
+    case Code::kReadOnly:
+      prefix = "Read-only: ";
+      break;
+    case Code::kNoReplicas:
+      prefix = "No replicas: ";
+      break;
+    case Code::kNotAcknowledged:
+      prefix = "Not acknowledged: ";
+      break;
+    case Code::kTryAgain:
+      prefix = "Try again: ";
+      break;
   }
   return prefix + message_;
 }

@@ -22,10 +22,14 @@ class Status {
     kIOError,          // the disk or Berkeley DB failed: nothing was changed
     kCorruption,       // on-disk data is not what we wrote
     kBusy,             // a transient condition (e.g. deadlock); retry
-    // The replication group cannot take or confirm a write now; the
-    // message starts with the word clients match (READONLY, NOREPLICAS,
-    // NOQUORUM) and is sent to them as it is.
-    kUnavailable,
+    kUnavailable,      // a service it needs (a peer, etcd) is unreachable
+    // A replication group's answers to a write (docs/replication.md). The
+    // codes say what happened, the messages say it in plain words; the
+    // server gives each code the word its clients match (server/reply.h).
+    kReadOnly,         // this site is a replica: it takes no write
+    kNoReplicas,       // too few sites reachable for a quorum: nothing written
+    kNotAcknowledged,  // committed here, not acknowledged by a quorum in time
+    kTryAgain,         // aborted by a passing conflict: nothing stored; retry
   };
 
   Status() = default;
@@ -46,6 +50,18 @@ class Status {
   static Status Unavailable(std::string_view msg) {
     return Status(Code::kUnavailable, msg);
   }
+  static Status ReadOnly(std::string_view msg) {
+    return Status(Code::kReadOnly, msg);
+  }
+  static Status NoReplicas(std::string_view msg) {
+    return Status(Code::kNoReplicas, msg);
+  }
+  static Status NotAcknowledged(std::string_view msg) {
+    return Status(Code::kNotAcknowledged, msg);
+  }
+  static Status TryAgain(std::string_view msg) {
+    return Status(Code::kTryAgain, msg);
+  }
 
   bool ok() const { return code_ == Code::kOk; }
   Code code() const { return code_; }
@@ -54,6 +70,7 @@ class Status {
   bool IsIOError() const { return code_ == Code::kIOError; }
   bool IsUnavailable() const { return code_ == Code::kUnavailable; }
   bool IsBusy() const { return code_ == Code::kBusy; }
+  bool IsTryAgain() const { return code_ == Code::kTryAgain; }
   // The human-readable message, without a code prefix.
   const std::string& message() const { return message_; }
   // "IO error: <message>" style, for logs.

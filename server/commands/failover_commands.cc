@@ -7,6 +7,7 @@
 
 #include "server/args.h"
 #include "server/commands/commands.h"
+#include "server/reply.h"
 
 namespace frontier::commands {
 namespace {
@@ -96,9 +97,12 @@ void ReplicationTakeover(CommandContext& ctx) {
   Status s =
       ctx.server.TakeOverMaster(static_cast<uint64_t>(*offset), *deadline);
   if (!s.ok()) {
-    // TRYAGAIN (the log still short) keeps its own prefix.
-    const bool again = s.message().starts_with("TRYAGAIN");
-    ctx.reply.Error(again ? s.message() : "ERR " + s.message());
+    // The log still short: TRYAGAIN, which the master asks again on.
+    if (s.IsTryAgain()) {
+      ReplyStatus(ctx.reply, s);
+    } else {
+      ctx.reply.Error("ERR " + s.message());
+    }
     return;
   }
   ctx.reply.Ok();
