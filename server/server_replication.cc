@@ -72,7 +72,10 @@ void Server::SyncReplicaLog() {
   if (repl_role_ != ReplicationRole::kReplica) return;
   Status s = frontier_.SyncReplicaLog();
   if (!s.ok()) {
-    Log(LogLevel::kWarning, "Replication: syncing the replica's log failed: %s",
+    // Busy: Berkeley DB's lock-out while this replica syncs with a new
+    // master; it passes within moments and the sync runs again.
+    Log(s.IsBusy() ? LogLevel::kVerbose : LogLevel::kWarning,
+        "Replication: syncing the replica's log failed: %s",
         s.ToString().c_str());
   }
 }
@@ -200,6 +203,7 @@ void Server::OnReplicationEvent(const ReplicationEvent& event) {
         Log(LogLevel::kNotice, "Replication: this site is now a REPLICA");
       }
       repl_role_ = ReplicationRole::kReplica;
+      SyncReplicaLog();  // also stops waiting out lock-outs at once
       break;
     case Kind::kNewMaster:
       Log(LogLevel::kNotice, "Replication: the group's master is %s",
