@@ -68,13 +68,18 @@ namespace {
 // site is skipped). Call FrontierImpl::SettleSites() first.
 class SettledScan {
  public:
-  explicit SettledScan(SiteTable* sites) : sites_(sites) {}
+  // `expected`: about how many sites the caller will read (a page's
+  // count); the journal's sites are put in order that many at a time, so
+  // that a short page does not sort all 64k of them.
+  SettledScan(SiteTable* sites, size_t expected)
+      : sites_(sites), chunk_(std::max<size_t>(expected, 64)) {}
 
   // Positions the scan before the first site whose fingerprint is at
   // least `from`.
   Status Start(uint64_t from) {
     unsettled_ = sites_->UnsettledFrom(from);
     next_ = 0;
+    sorted_ = 0;
     Status s = cursor_.Open(&sites_->db(), nullptr);
     if (s.ok()) s = cursor_.Seek(EncodeSiteKey(from), &key_, &value_);
     return Read(s);
@@ -83,6 +88,7 @@ class SettledScan {
   // The next site in fingerprint order; NotFound past the last.
   Status Next(uint64_t* site_fp, SiteRecord* rec) {
     while (next_ < unsettled_.size() || on_file_) {
+      if (next_ == sorted_ && sorted_ < unsettled_.size()) SortMore();
       const bool from_journal =
           next_ < unsettled_.size() &&
           (!on_file_ || unsettled_[next_] <= file_fp_);
@@ -121,10 +127,24 @@ class SettledScan {
     return Status::OK();
   }
 
+  // Puts the next chunk_ of unsettled_ in order (the chunks double).
+  void SortMore() {
+    const size_t n = std::min(chunk_, unsettled_.size() - sorted_);
+    const auto first = unsettled_.begin() + static_cast<std::ptrdiff_t>(sorted_);
+    std::partial_sort(first, first + static_cast<std::ptrdiff_t>(n),
+                      unsettled_.end());
+    sorted_ += n;
+    if (chunk_ <= unsettled_.size()) chunk_ *= 2;
+  }
+
   SiteTable* sites_;
+  size_t chunk_;
   bdb::Cursor cursor_;
+  // The journal's sites from the start on: [0, sorted_) ascending and
+  // below every later one; next_ is the next to merge.
   std::vector<uint64_t> unsettled_;
-  size_t next_ = 0;  // into unsettled_
+  size_t sorted_ = 0;
+  size_t next_ = 0;
   bool on_file_ = false;
   uint64_t file_fp_ = 0;
   std::string key_, value_;
@@ -158,7 +178,7 @@ StatusOr<SitePage> FrontierImpl::ListSites(SiteFilter filter, uint64_t cursor,
   SitePage page;
   Status s = SettleSites();
   if (!s.ok()) return s;
-  SettledScan scan(&sites_);
+  SettledScan scan(&sites_, count + 1);
   s = scan.Start(cursor);
   uint64_t site_fp = 0;
   SiteRecord site;
@@ -203,7 +223,7 @@ StatusOr<std::vector<SiteSize>> FrontierImpl::TopSites(size_t n) {
   };
   Status s = SettleSites();  // as in ListSites
   if (!s.ok()) return s;
-  SettledScan scan(&sites_);
+  SettledScan scan(&sites_, kTopSitesScanMax);
   s = scan.Start(0);
   uint64_t site_fp = 0;
   SiteRecord site;

@@ -267,7 +267,6 @@ std::vector<uint64_t> SiteTable::UnsettledFrom(uint64_t from) const {
   for (const auto& [site_fp, st] : staged_) {
     if (site_fp >= from && !pending_.contains(site_fp)) out.push_back(site_fp);
   }
-  std::sort(out.begin(), out.end());
   return out;
 }
 

@@ -156,7 +156,7 @@ class SiteTable {
   // have none.
   const SiteRecord* Unsettled(uint64_t site_fp, bool* erased) const;
   // Every site Unsettled() answers for whose fingerprint is at least
-  // `from`, ascending (sites.db's key order).
+  // `from`, in no order.
   std::vector<uint64_t> UnsettledFrom(uint64_t from) const;
 
  private:
