@@ -3,7 +3,8 @@
 // and the rest of frontier_*.cc. The verbs compose parts that each own one
 // piece of the state, with its contract in its own header (docs/design.md,
 // "Storage's parts"): the tables UrlTable (U), SiteQueues (Q), TimerTable
-// (Qc), SiteTable (site records, their cache and dirty set), RobotsStore
+// (Qc, and the LeaseTable of leases held in memory), SiteTable (site
+// records, their cache and dirty set), RobotsStore
 // (robots.txt per origin) and UrlValues (per-URL values), each with its
 // database; SiteTombstones (sites being removed); PartitionCounters;
 // SitePolicy and UrlResolver (pure, over the options); LogDurability (the log files' and
@@ -528,9 +529,12 @@ class FrontierImpl final : public Frontier {
   // After the crawls are open: journal mode on (single node, one crawl,
   // FrontierOptions::site_journal), its first replay point stored.
   Status StartJournal();
-  // Journal mode off: everything pending written and the replay point
-  // dropped, in one transaction (before another crawl becomes current).
-  Status StopJournal();
+  // Journal mode off: everything pending written, the leases held in
+  // memory and the `replayed` ones (deadline, key) put in Qc, and the
+  // replay point dropped, in one transaction (before another crawl
+  // becomes current).
+  Status StopJournal(
+      const std::vector<std::pair<int64_t, UrlKey>>* replayed = nullptr);
   // One write-back transaction: up to `max` of the oldest pending site
   // records (all if `all`) go to sites.db with the new replay point.
   Status WriteBackJournal(size_t max, bool all);

@@ -41,6 +41,7 @@ void journal::CrashPoint(DbEnv* env, const char* point) {
 #endif
 
 Status FrontierImpl::ReplayJournal() {
+  sites_.SetPart(&timers_.leases());
   sites_.DisableJournal();
   std::string value;
   Status s = meta_.Get(nullptr, kReplayKey, &value);
@@ -67,12 +68,30 @@ Status FrontierImpl::ReplayJournal() {
         sites_.Replayed(site_fp, rec);
         return Status::OK();
       },
+      [this](const UrlKey& key, std::optional<int64_t> due_ms) {
+        timers_.leases().Replayed(key, due_ms);
+      },
       &journal_replayed_);
+  // The leases held in memory at the crash: each still leased in U (a
+  // lease moved to Qc and ended there journaled no end) goes to Qc with
+  // U's deadline, the truth; writing a Qc entry that is there already
+  // changes nothing.
+  std::vector<std::pair<int64_t, UrlKey>> leases;
+  for (const auto& [due_ms, key] : timers_.leases().TakeReplayed()) {
+    if (!s.ok()) break;
+    UrlRecord rec;
+    Status ls = urls_.Load(nullptr, key, &rec);
+    if (ls.IsNotFound()) continue;
+    s = ls;
+    if (s.ok() && rec.state == StoredState::kLeased) {
+      leases.emplace_back(rec.due_ms, key);
+    }
+  }
   if (s.ok()) journal::CrashPoint(env_.get(), "replaying");
   // Made durable before anything is served: recovery's own checkpoint
   // ends the window Berkeley DB replays, not this one, so a crash right
   // after this start replays again from the same point.
-  if (s.ok()) s = StopJournal();
+  if (s.ok()) s = StopJournal(&leases);
   if (!s.ok()) sites_.DisableJournal();
   if (s.ok()) journal::CrashPoint(env_.get(), "replayed");
   return s;
@@ -83,16 +102,24 @@ Status FrontierImpl::StartJournal() {
     return Status::OK();
   }
   sites_.EnableJournal(env_.get(), &meta_);
+  timers_.leases().Enable();
   // Nothing pending: stores a replay point before any journal record.
   Status s = WriteBackJournal(0, /*all=*/true);
   if (!s.ok()) sites_.DisableJournal();
   return s;
 }
 
-Status FrontierImpl::StopJournal() {
+Status FrontierImpl::StopJournal(
+    const std::vector<std::pair<int64_t, UrlKey>>* replayed) {
   if (!sites_.journal_on()) return Status::OK();
   bdb::Txn txn;
   Status s = txn.Begin(env_.get());
+  if (s.ok()) s = timers_.SpillLeases(txn.get());
+  if (replayed != nullptr) {
+    for (const auto& [due_ms, key] : *replayed) {
+      if (s.ok()) s = timers_.Add(txn.get(), due_ms, key);
+    }
+  }
   if (s.ok()) s = sites_.WriteBack(txn.get(), 0, /*all=*/true);
   if (s.ok()) s = meta_.Delete(txn.get(), kReplayKey);
   if (s.ok()) s = txn.Commit();
@@ -111,6 +138,11 @@ Status FrontierImpl::WriteBackJournal(size_t max, bool all) {
   if (!sites_.journal_on()) return Status::OK();
   bdb::Txn txn;
   Status s = txn.Begin(env_.get());
+  // Only `all` moves the replay point past every lease's record: the
+  // leases held in memory go to Qc first. A slice leaves them held, the
+  // replay point at the oldest one's record (LeaseTable::Oldest).
+  const bool spill = all && timers_.leases().size() > 0;
+  if (s.ok() && spill) s = timers_.SpillLeases(txn.get());
   if (s.ok()) s = sites_.WriteBack(txn.get(), max, all);
   if (s.ok()) s = txn.Commit();
   if (!s.ok()) {
@@ -122,6 +154,7 @@ Status FrontierImpl::WriteBackJournal(size_t max, bool all) {
   commit_seq_.fetch_add(1, std::memory_order_release);
   sites_.Committed();
   if (max > 0) journal::CrashPoint(env_.get(), "written-back");
+  if (spill) journal::CrashPoint(env_.get(), "leases-spilled");
   return Status::OK();
 }
 

@@ -37,12 +37,11 @@ StatusOr<bool> FrontierImpl::Extend(std::string_view url, int64_t lease_ms,
     bool leased = false;
     Status ls = LoadLeased(t, *target, &rec, &leased);
     if (!ls.ok() || !leased) return ls;
-    // The lease's Qc entry is its deadline: move it.
-    ls = timers_.Remove(t, rec.due_ms, key);
+    // The lease's deadline moves, in memory or in Qc.
+    ls = timers_.MoveLease(t, rec.due_ms, now_ms + lease_ms, key);
     if (!ls.ok()) return ls;
     rec.due_ms = now_ms + lease_ms;
-    ls = timers_.Add(t, rec.due_ms, key);
-    if (ls.ok()) ls = urls_.Store(t, key, rec);
+    ls = urls_.Store(t, key, rec);
     if (!ls.ok()) return ls;
     extended = true;
     return Status::OK();

@@ -144,7 +144,7 @@ Status FrontierImpl::Dequeue(DbTxn* t, const UrlKey& key, const UrlRecord& rec,
 Status FrontierImpl::EndLease(DbTxn* t, const UrlKey& key,
                               const UrlRecord& rec, SiteRecord* site) {
   if (site->leases > 0) site->leases--;
-  return timers_.Remove(t, rec.due_ms, key);
+  return timers_.EndLease(t, rec.due_ms, key);  // in memory or in Qc
 }
 
 Status FrontierImpl::Detach(DbTxn* t, const UrlKey& key, const UrlRecord& rec,

@@ -39,6 +39,8 @@ Status FrontierImpl::DeleteEntryOfUrl(DbTxn* t, uint64_t site_fp,
       return DeleteIfPresent(&queue_.db(), t,
                              EncodeQueueKey(site_fp, PosOf(rec, key)));
     case StoredState::kLeased:
+      if (timers_.leases().End(key)) return Status::OK();  // held in memory
+      [[fallthrough]];
     case StoredState::kScheduledRetry:
     case StoredState::kScheduledRecrawl:
       return DeleteIfPresent(&timers_.db(), t, EncodeTimerKey(rec.due_ms, key));

@@ -1,6 +1,8 @@
 // FrontierImpl: the confirmation and recrawl procedure over Qc (Dorosz,
 // sections 2.6 and 2.7) and the wake-up time for the server's timer.
 #include <algorithm>
+#include <utility>
+#include <vector>
 
 #include "storage/frontier_impl.h"
 
@@ -103,6 +105,19 @@ StatusOr<TickResult> FrontierImpl::TickCrawl(int64_t now_ms) {
       cs = cursor.Next(&key, nullptr);
     }
     if (!cs.ok() && !cs.IsNotFound()) return cs;
+    // The leases held in memory (journal mode) whose deadline passed:
+    // ended there, then fired as a Qc entry would be.
+    std::vector<std::pair<int64_t, UrlKey>> due;
+    timers_.leases().Due(now_ms, kMaxTimersPerTick - fired + 1, &due);
+    if (fired + due.size() > kMaxTimersPerTick) {
+      due.pop_back();
+      result.more_due = true;
+    }
+    for (const auto& [due_ms, url] : due) {
+      timers_.leases().End(url);
+      cs = FireTimer(t, url, due_ms, now_ms, &result);
+      if (!cs.ok()) return cs;
+    }
     return Status::OK();
   });
   if (!s.ok()) return s;

@@ -264,7 +264,8 @@ Status FrontierImpl::PopOne(DbTxn* t, std::optional<size_t> partition,
   if (!s.ok()) return s;
   rec.state = StoredState::kLeased;
   rec.due_ms = now_ms + lease_ms;
-  s = timers_.Add(t, rec.due_ms, pos.url);
+  // Held in memory (journal mode) or written to Qc (timer_table.h).
+  s = timers_.AddLease(t, rec.due_ms, pos.url);
   if (s.ok()) s = urls_.Store(t, pos.url, rec);
   if (!s.ok()) return s;
   site.leases++;

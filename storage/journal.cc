@@ -26,7 +26,11 @@ constexpr size_t kHeaderBytes = 4 + 4 + sizeof(DB_LSN);
 constexpr u_int32_t kTxnRegop = 10;
 constexpr u_int32_t kTxnCommit = 1;
 // An entry: site fp (8), length (4, kErased for an erasure), record.
+// A lease entry: host fp (8), kLeaseSet and url fp (8), deadline (8); or
+// kLeaseEnd and url fp (8).
 constexpr uint32_t kErased = 0xffffffffu;
+constexpr uint32_t kLeaseSet = 0xfffffffeu;
+constexpr uint32_t kLeaseEnd = 0xfffffffdu;
 
 uint32_t ReadU32(const void* p) {
   uint32_t v;
@@ -39,7 +43,8 @@ void PutU32(std::string* out, uint32_t v) {
 }
 
 // The record's entries, decoded one by one into `apply`.
-Status ApplyPayload(std::string_view in, const Apply& apply) {
+Status ApplyPayload(std::string_view in, const Apply& apply,
+                    const ApplyLease& apply_lease) {
   while (!in.empty()) {
     uint64_t site_fp = 0;
     if (!coding::GetU64(&in, &site_fp) || in.size() < 4) {
@@ -47,6 +52,18 @@ Status ApplyPayload(std::string_view in, const Apply& apply) {
     }
     const uint32_t len = ReadU32(in.data());
     in.remove_prefix(4);
+    if (len == kLeaseSet || len == kLeaseEnd) {
+      UrlKey key{site_fp, 0};
+      uint64_t due = 0;
+      if (!coding::GetU64(&in, &key.url_fp) ||
+          (len == kLeaseSet && !coding::GetU64(&in, &due))) {
+        return Status::Corruption("undecodable lease entry in the journal");
+      }
+      apply_lease(key, len == kLeaseSet
+                           ? std::optional<int64_t>(static_cast<int64_t>(due))
+                           : std::nullopt);
+      continue;
+    }
     if (len == kErased) {
       if (Status s = apply(site_fp, nullptr); !s.ok()) return s;
       continue;
@@ -90,6 +107,19 @@ void AppendErased(std::string* payload, uint64_t site_fp) {
   PutU32(payload, kErased);
 }
 
+void AppendLease(std::string* payload, const UrlKey& key, int64_t due_ms) {
+  coding::PutU64(payload, key.host_fp);
+  PutU32(payload, kLeaseSet);
+  coding::PutU64(payload, key.url_fp);
+  coding::PutU64(payload, static_cast<uint64_t>(due_ms));
+}
+
+void AppendLeaseEnd(std::string* payload, const UrlKey& key) {
+  coding::PutU64(payload, key.host_fp);
+  PutU32(payload, kLeaseEnd);
+  coding::PutU64(payload, key.url_fp);
+}
+
 Status Put(DbEnv* env, DbTxn* txn, std::string_view payload, DB_LSN* lsn) {
   static const DB_LOG_RECSPEC kSpec[] = {
       {LOGREC_DBT, kHeaderBytes, "sites", ""},
@@ -121,7 +151,7 @@ int Dispatch(DbEnv*, Dbt* rec, DbLsn* lsn, db_recops) {
 }
 
 Status Replay(DbEnv* env, const DB_LSN& from, const Apply& apply,
-              uint64_t* records) {
+              const ApplyLease& apply_lease, uint64_t* records) {
   *records = 0;
   DbLogc* cursor = nullptr;
   Status s = bdb::FromDb(env->log_cursor(&cursor, 0), "log_cursor");
@@ -152,7 +182,7 @@ Status Replay(DbEnv* env, const DB_LSN& from, const Apply& apply,
         auto it = open.find(txnid);
         if (it != open.end() && op == kTxnCommit) {
           for (const std::string& payload : it->second) {
-            s = ApplyPayload(payload, apply);
+            s = ApplyPayload(payload, apply, apply_lease);
             if (!s.ok()) break;
             ++*records;
           }

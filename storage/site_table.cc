@@ -89,14 +89,17 @@ Status SiteTable::JournalDirty(DbTxn* t, const Complete& complete) {
     s = complete(site_fp, &rec);
     if (!s.ok()) break;
   }
-  if (s.ok() && (!dirty_.empty() || !erased_.empty())) {
+  const bool part_entries = part_ != nullptr && part_->HasEntries();
+  if (s.ok() && (!dirty_.empty() || !erased_.empty() || part_entries)) {
     payload_.clear();
     for (const auto& [site_fp, rec] : dirty_) {
       journal::AppendRecord(&payload_, site_fp, rec, &buf_);
     }
     for (uint64_t site_fp : erased_) journal::AppendErased(&payload_, site_fp);
+    if (part_entries) part_->AppendEntries(&payload_);
     DB_LSN lsn{};
     s = journal::Put(env_, t, payload_, &lsn);
+    if (s.ok() && part_entries) part_->Journaled(lsn);
     auto stage = [&](uint64_t site_fp, SiteRecord&& rec, bool erased) {
       auto [it, fresh] = staged_.try_emplace(site_fp);
       it->second.rec = std::move(rec);
@@ -170,6 +173,13 @@ Status SiteTable::WriteBack(DbTxn* t, size_t max, bool all) {
     if (st.written) continue;
     if (!from || journal::Before(st.lsn, *from)) from = st.lsn;
   }
+  // The other table's oldest record still needed.
+  if (part_ != nullptr) {
+    if (const std::optional<DB_LSN> held = part_->Oldest();
+        held && (!from || journal::Before(*held, *from))) {
+      from = held;
+    }
+  }
   if (!from) {
     DB_LSN marker{};
     s = journal::Put(env_, t, {}, &marker);
@@ -218,19 +228,26 @@ void SiteTable::Committed() {
   });
   order_.insert(order_.end(), fresh.begin(), fresh.end());
   if (staged_from_) from_ = staged_from_;
-  Aborted();
+  if (part_ != nullptr) part_->Committed();
+  ResetTxn();
 }
 
 void SiteTable::DisableJournal() {
   env_ = nullptr;
   meta_ = nullptr;
-  Aborted();
+  ResetTxn();
+  if (part_ != nullptr) part_->Forget();
   pending_.clear();
   order_.clear();
   from_.reset();
 }
 
 void SiteTable::Aborted() {
+  if (part_ != nullptr) part_->Aborted();
+  ResetTxn();
+}
+
+void SiteTable::ResetTxn() {
   ResetPerTransaction(&staged_);
   written_.clear();
   consumed_ = 0;

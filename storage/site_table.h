@@ -39,6 +39,7 @@
 #include <vector>
 
 #include "storage/bdb.h"
+#include "storage/journal.h"
 #include "storage/records.h"
 #include "storage/txn_cursor.h"
 #include "util/status.h"
@@ -109,6 +110,10 @@ class SiteTable {
     env_ = env;
     meta_ = meta;
   }
+  // Another table journaled in the same records (journal::Part: the
+  // LeaseTable); its entries join each transaction's record, its Oldest()
+  // holds the replay point back, and it hears how each transaction ended.
+  void SetPart(journal::Part* part) { part_ = part; }
   // Turns it off and forgets everything pending and the replay point:
   // after WriteBack(all), or when the environment closes (the next open
   // replays the log).
@@ -168,6 +173,8 @@ class SiteTable {
 
   // Journals the dirty records inside `t` (journal mode's WriteDirty).
   Status JournalDirty(DbTxn* t, const Complete& complete);
+  // Forgets what the open transaction staged (Committed and Aborted).
+  void ResetTxn();
 
   // A committed record not yet in sites.db: its record (or erasure) and
   // the first journal record since its last write-back.
@@ -186,6 +193,7 @@ class SiteTable {
 
   bdb::Database db_;
   TxnCursor cursor_;
+  journal::Part* part_ = nullptr;
   DbEnv* env_ = nullptr;          // journal mode if set
   bdb::Database* meta_ = nullptr;
   std::unordered_map<uint64_t, Pending> pending_;

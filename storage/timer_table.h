@@ -8,6 +8,10 @@
 // removing an entry leaves it early, which costs one Tick that finds
 // nothing. nullopt means Qc is empty.
 //
+// Leases (journal mode): a live lease's deadline is held in memory by the
+// LeaseTable (lease_table.h) rather than in Qc while it can be; the Lease
+// calls below pick the place, and min() covers both.
+//
 // Owned by FrontierImpl, which binds the cursor to a write transaction
 // (Bind .. CloseCursor), puts the bound back when a transaction aborts
 // (min/set_min) and swaps db() and the bound with a parked crawl's when
@@ -19,6 +23,7 @@
 #include <utility>
 
 #include "storage/bdb.h"
+#include "storage/lease_table.h"
 #include "storage/records.h"
 #include "storage/txn_cursor.h"
 #include "util/status.h"
@@ -38,8 +43,28 @@ class TimerTable {
   // Deletes the entry (due_ms, key) inside `t`; NotFound if absent.
   Status Remove(DbTxn* t, int64_t due_ms, const UrlKey& key);
 
-  // The lower bound on the earliest due time (see above).
-  std::optional<int64_t> min() const { return min_; }
+  // A lease of `key` ending at `due_ms` starts: held in memory if the
+  // lease table takes it, else added to Qc.
+  Status AddLease(DbTxn* t, int64_t due_ms, const UrlKey& key);
+  // The lease of `key` (deadline `due_ms`) moves to `new_due_ms`, where it
+  // is (memory or Qc).
+  Status MoveLease(DbTxn* t, int64_t due_ms, int64_t new_due_ms,
+                   const UrlKey& key);
+  // The lease of `key` (deadline `due_ms`) ends, where it is; NotFound if
+  // in neither place.
+  Status EndLease(DbTxn* t, int64_t due_ms, const UrlKey& key);
+  // Every lease held in memory goes to Qc inside `t` (undone if `t`
+  // aborts): before the journal's replay point passes their records.
+  Status SpillLeases(DbTxn* t);
+  LeaseTable& leases() { return leases_; }
+
+  // The lower bound on the earliest due time (see above), the leases in
+  // memory included.
+  std::optional<int64_t> min() const {
+    const std::optional<int64_t> leases = leases_.min_due();
+    if (!leases) return min_;
+    return min_ && *min_ < *leases ? min_ : leases;
+  }
   void set_min(std::optional<int64_t> min) { min_ = min; }
   void SwapMin(std::optional<int64_t>* other) { std::swap(min_, *other); }
   // Makes min() exact: the due time of Qc's first entry, read inside `t`.
@@ -48,7 +73,8 @@ class TimerTable {
  private:
   bdb::Database db_;
   TxnCursor cursor_;
-  std::optional<int64_t> min_;
+  std::optional<int64_t> min_;  // Qc's
+  LeaseTable leases_;
 };
 
 }  // namespace frontier

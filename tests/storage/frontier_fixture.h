@@ -52,6 +52,26 @@ class FrontierFixture : public ::testing::Test {
     ASSERT_TRUE(f.ok()) << f.status().ToString();
     fr_ = std::move(f).value();
   }
+  // Crash: the environment goes without a checkpoint or a write-back of
+  // the journal (Close(skip_checkpoint) commits and flushes no more than a
+  // kill -9 after the last FlushLog would have left), and comes back with
+  // recovery and the journal's replay.
+  void CrashAndReopen() {
+    ASSERT_TRUE(fr_->Close(/*skip_checkpoint=*/true).ok());
+    Open();
+  }
+  // A crash right after a write-back slice (a second later: at most one
+  // a second).
+  void SliceAndCrash() {
+    now_ += 1000;
+    ASSERT_TRUE(fr_->WriteBehind(now_, now_ + 3'600'000).ok());
+    CrashAndReopen();
+  }
+  // A crash right after the recovery of a crash.
+  void CrashTwice() {
+    CrashAndReopen();
+    if (!::testing::Test::HasFatalFailure()) CrashAndReopen();
+  }
   AddOutcome Add(std::string_view url, std::string_view ref = "",
                  AddOptions o = {}) {
     auto r = fr_->Add(url, ref, o, now_);

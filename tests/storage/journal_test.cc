@@ -71,6 +71,11 @@ class JournalTest : public ::testing::Test {
                              : "erased"));
           return Status::OK();
         },
+        [&](const UrlKey& key, std::optional<int64_t> due_ms) {
+          out.push_back("lease " + std::to_string(key.host_fp) + "/" +
+                        std::to_string(key.url_fp) + ":" +
+                        (due_ms ? std::to_string(*due_ms) : "end"));
+        },
         &records);
     EXPECT_TRUE(s.ok()) << s.ToString();
     return out;
@@ -96,6 +101,8 @@ TEST_F(JournalTest, OnlyCommittedRecordsReplayInLogOrder) {
   Journal(Entry(2, "aborted"), /*commit=*/false);
   std::string both = Entry(3, "c");
   journal::AppendErased(&both, 1);
+  journal::AppendLease(&both, UrlKey{5, 6}, 1'700'000'000'123);
+  journal::AppendLeaseEnd(&both, UrlKey{7, 8});
   Journal(both, /*commit=*/true);
   // A transaction whose journal record is in the log but that never ends.
   bdb::Txn open;
@@ -104,7 +111,9 @@ TEST_F(JournalTest, OnlyCommittedRecordsReplayInLogOrder) {
   ASSERT_TRUE(journal::Put(env_.get(), open.get(), Entry(4, "open"), &lsn).ok());
   ASSERT_EQ(env_->log_flush(nullptr), 0);
   EXPECT_EQ(Replayed(first),
-            (std::vector<std::string>{"1:a/10", "3:c/30", "1:erased"}));
+            (std::vector<std::string>{"1:a/10", "3:c/30", "1:erased",
+                                      "lease 5/6:1700000000123",
+                                      "lease 7/8:end"}));
   open.Abort();
 }
 

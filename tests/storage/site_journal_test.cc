@@ -101,15 +101,6 @@ class SiteJournalTest : public FrontierFixture {
     }
   }
 
-  // Crash: the environment goes without a checkpoint or a write-back of
-  // the journal (Close(skip_checkpoint) commits and flushes no more than a
-  // kill -9 after the last FlushLog would have left), and comes back with
-  // recovery and the journal's replay.
-  void CrashAndReopen() {
-    ASSERT_TRUE(fr_->Close(/*skip_checkpoint=*/true).ok());
-    Open();
-  }
-
   // One pass of random verbs, committed and flushed. The model (added_,
   // leased_) follows what each verb acknowledged.
   void RandomPass(std::mt19937* rng, bool commit) {
@@ -180,10 +171,8 @@ class SiteJournalTest : public FrontierFixture {
         case 0:  // after a commit
           CrashAndReopen();
           break;
-        case 1:  // after a write-back slice
-          now_ += 1000;
-          ASSERT_TRUE(fr_->WriteBehind(now_, now_ + 3'600'000).ok());
-          CrashAndReopen();
+        case 1:
+          SliceAndCrash();
           break;
         case 2:  // mid-pass: a pass that never commits, lost with recovery
           RandomPass(&rng, /*commit=*/false);
@@ -193,8 +182,7 @@ class SiteJournalTest : public FrontierFixture {
           ASSERT_TRUE(fr_->RetryWrites().ok());
           break;
         case 3:  // right after the recovery of a crash
-          CrashAndReopen();
-          CrashAndReopen();
+          CrashTwice();
           break;
       }
       if (HasFatalFailure()) return;
