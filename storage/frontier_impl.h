@@ -215,6 +215,9 @@ class FrontierImpl final : public Frontier {
   }
   // Tests only: how many values data.db holds (frontier_data.cc).
   StatusOr<uint64_t> DataRecordsForTesting();
+  // Tests only: the site records in the site journal not yet written
+  // back to sites.db (0 without the journal).
+  size_t PendingSitesForTesting() const { return sites_.pending(); }
 
  private:
   // A text the server keeps in the replicated meta.db under `key` (the
@@ -273,9 +276,10 @@ class FrontierImpl final : public Frontier {
   // In a pass with an open transaction: writes the dirty site records into
   // it now, for readers that scan sites.db itself (SITE LIST, TopSites).
   Status WritePassSites();
-  // WritePassSites(), and in journal mode every pending site record too:
-  // sites.db then holds every site as this transaction sees it
-  // (frontier_journal.cc).
+  // Before a scan of sites.db (SITE LIST, TopSites): WritePassSites(), so
+  // that sites.db overlaid with SiteTable::Unsettled() (the journal's
+  // pending and this transaction's records) holds every site as this
+  // transaction sees it. Writes nothing back (frontier_journal.cc).
   Status SettleSites();
   // Ends an open pass for the callers that must run outside any
   // transaction (flush, checkpoint, backup, options); OK if none.

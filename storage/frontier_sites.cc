@@ -62,6 +62,94 @@ StatusOr<std::optional<SiteInfo>> FrontierImpl::GetSiteInfo(
 
 namespace {
 
+// sites.db as a scan would read it once every pending site record were
+// written back: its records in key order, merged with the site journal's
+// (SiteTable::Unsettled: a newer record replaces the file's, an erased
+// site is skipped). Call FrontierImpl::SettleSites() first.
+class SettledScan {
+ public:
+  // `expected`: about how many sites the caller will read (a page's
+  // count); the journal's sites are put in order that many at a time, so
+  // that a short page does not sort all 64k of them.
+  SettledScan(SiteTable* sites, size_t expected)
+      : sites_(sites), chunk_(std::max<size_t>(expected, 64)) {}
+
+  // Positions the scan before the first site whose fingerprint is at
+  // least `from`.
+  Status Start(uint64_t from) {
+    unsettled_ = sites_->UnsettledFrom(from);
+    next_ = 0;
+    sorted_ = 0;
+    Status s = cursor_.Open(&sites_->db(), nullptr);
+    if (s.ok()) s = cursor_.Seek(EncodeSiteKey(from), &key_, &value_);
+    return Read(s);
+  }
+
+  // The next site in fingerprint order; NotFound past the last.
+  Status Next(uint64_t* site_fp, SiteRecord* rec) {
+    while (next_ < unsettled_.size() || on_file_) {
+      if (next_ == sorted_ && sorted_ < unsettled_.size()) SortMore();
+      const bool from_journal =
+          next_ < unsettled_.size() &&
+          (!on_file_ || unsettled_[next_] <= file_fp_);
+      if (!from_journal) {
+        if (!DecodeSiteRecord(value_, rec)) {
+          return Status::Corruption("undecodable site record");
+        }
+        *site_fp = file_fp_;
+        return Read(cursor_.Next(&key_, &value_));
+      }
+      const uint64_t fp = unsettled_[next_++];
+      if (on_file_ && fp == file_fp_) {  // the file's record is older
+        if (Status s = Read(cursor_.Next(&key_, &value_)); !s.ok()) return s;
+      }
+      bool erased = false;
+      const SiteRecord* newer = sites_->Unsettled(fp, &erased);
+      if (newer == nullptr || erased) continue;
+      *site_fp = fp;
+      *rec = *newer;
+      return Status::OK();
+    }
+    return Status::NotFound("end of sites");
+  }
+
+ private:
+  // Takes the outcome of a cursor move: the file's current site, or its
+  // end (OK), or the error.
+  Status Read(Status s) {
+    on_file_ = s.ok();
+    if (s.IsNotFound()) return Status::OK();
+    if (!s.ok()) return s;
+    std::string_view k = key_;
+    if (!coding::GetU64(&k, &file_fp_) || !k.empty()) {
+      return Status::Corruption("undecodable site key");
+    }
+    return Status::OK();
+  }
+
+  // Puts the next chunk_ of unsettled_ in order (the chunks double).
+  void SortMore() {
+    const size_t n = std::min(chunk_, unsettled_.size() - sorted_);
+    const auto first = unsettled_.begin() + static_cast<std::ptrdiff_t>(sorted_);
+    std::partial_sort(first, first + static_cast<std::ptrdiff_t>(n),
+                      unsettled_.end());
+    sorted_ += n;
+    if (chunk_ <= unsettled_.size()) chunk_ *= 2;
+  }
+
+  SiteTable* sites_;
+  size_t chunk_;
+  bdb::Cursor cursor_;
+  // The journal's sites from the start on: [0, sorted_) ascending and
+  // below every later one; next_ is the next to merge.
+  std::vector<uint64_t> unsettled_;
+  size_t sorted_ = 0;
+  size_t next_ = 0;
+  bool on_file_ = false;
+  uint64_t file_fp_ = 0;
+  std::string key_, value_;
+};
+
 // SITE LIST's filter, decided from the record alone (docs/commands.md).
 // A site at its cap on done URLs (`at_done_limit`) is neither ready nor
 // waiting: nothing of it will be handed out until the cap changes.
@@ -88,36 +176,25 @@ bool PassesFilter(SiteFilter filter, const SiteRecord& site, bool at_cap,
 StatusOr<SitePage> FrontierImpl::ListSites(SiteFilter filter, uint64_t cursor,
                                            size_t count, int64_t now_ms) {
   SitePage page;
-  // A pass's site records wait for its end, and journaled ones for a
-  // write-back; this scan reads the file.
   Status s = SettleSites();
   if (!s.ok()) return s;
-  bdb::Cursor c;
-  s = c.Open(&sites_.db(), nullptr);
-  if (!s.ok()) return s;
-  std::string key, value;
-  s = c.Seek(EncodeSiteKey(cursor), &key, &value);
+  SettledScan scan(&sites_, count + 1);
+  s = scan.Start(cursor);
+  uint64_t site_fp = 0;
+  SiteRecord site;
+  if (s.ok()) s = scan.Next(&site_fp, &site);
   for (size_t examined = 0; s.ok(); ++examined) {
-    uint64_t site_fp = 0;
-    std::string_view k = key;
-    if (!coding::GetU64(&k, &site_fp) || !k.empty()) {
-      return Status::Corruption("undecodable site key");
-    }
     if (examined == count) {
       // The next page starts here. A site whose fingerprint is 0 can only
       // be the very first record, which "0" reads anyway.
       page.next_cursor = site_fp;
       return page;
     }
-    SiteRecord site;
-    if (!DecodeSiteRecord(value, &site)) {
-      return Status::Corruption("undecodable site record");
-    }
     if (PassesFilter(filter, site, site_policy_.AtLeaseCap(site),
                      AtDoneLimit(site), now_ms)) {
       page.sites.push_back(std::move(site.name));
     }
-    s = c.Next(&key, &value);
+    s = scan.Next(&site_fp, &site);
   }
   if (!s.IsNotFound()) return s;
   page.next_cursor = 0;  // the scan is complete
@@ -146,24 +223,18 @@ StatusOr<std::vector<SiteSize>> FrontierImpl::TopSites(size_t n) {
   };
   Status s = SettleSites();  // as in ListSites
   if (!s.ok()) return s;
-  bdb::Cursor c;
-  s = c.Open(&sites_.db(), nullptr);
-  if (!s.ok()) return s;
-  std::string key, value;
-  s = c.First(&key, &value);
-  size_t examined = 0;
-  for (; s.ok() && examined < kTopSitesScanMax; ++examined) {
-    uint64_t site_fp = 0;
-    std::string_view k = key;
-    SiteRecord site;
-    if (!coding::GetU64(&k, &site_fp) || !DecodeSiteRecord(value, &site)) {
-      return Status::Corruption("undecodable site record");
-    }
+  SettledScan scan(&sites_, kTopSitesScanMax);
+  s = scan.Start(0);
+  uint64_t site_fp = 0;
+  SiteRecord site;
+  if (s.ok()) s = scan.Next(&site_fp, &site);
+  for (size_t examined = 0; s.ok() && examined < kTopSitesScanMax;
+       ++examined) {
     if (site.queued > 0) {
       offer({site_fp, SiteSize{std::move(site.name), site.urls, site.queued,
                                site.leases}});
     }
-    s = c.Next(&key, &value);
+    s = scan.Next(&site_fp, &site);
   }
   if (!s.ok() && !s.IsNotFound()) return s;
   if (s.ok()) {
@@ -172,10 +243,9 @@ StatusOr<std::vector<SiteSize>> FrontierImpl::TopSites(size_t n) {
     // the scan kept already is the same site, not another candidate.
     std::unordered_set<uint64_t> kept;
     for (const Candidate& cand : top) kept.insert(cand.fp);
-    sites_.ForEachInMemory([&](uint64_t site_fp, const SiteRecord& site) {
-      if (site.queued > 0 && !kept.contains(site_fp)) {
-        offer({site_fp,
-               SiteSize{site.name, site.urls, site.queued, site.leases}});
+    sites_.ForEachInMemory([&](uint64_t fp, const SiteRecord& rec) {
+      if (rec.queued > 0 && !kept.contains(fp)) {
+        offer({fp, SiteSize{rec.name, rec.urls, rec.queued, rec.leases}});
       }
     });
   }

@@ -261,4 +261,30 @@ void SiteTable::Replayed(uint64_t site_fp, const SiteRecord* rec) {
   if (added) order_.emplace_back(it->second.first, site_fp);
 }
 
+const SiteRecord* SiteTable::Unsettled(uint64_t site_fp, bool* erased) const {
+  *erased = false;
+  if (!journal_on()) return nullptr;
+  if (auto it = staged_.find(site_fp); it != staged_.end()) {
+    *erased = it->second.erased;
+    return &it->second.rec;
+  }
+  if (auto it = pending_.find(site_fp); it != pending_.end()) {
+    *erased = it->second.erased;
+    return &it->second.rec;
+  }
+  return nullptr;
+}
+
+std::vector<uint64_t> SiteTable::UnsettledFrom(uint64_t from) const {
+  std::vector<uint64_t> out;
+  if (!journal_on()) return out;
+  for (const auto& [site_fp, p] : pending_) {
+    if (site_fp >= from) out.push_back(site_fp);
+  }
+  for (const auto& [site_fp, st] : staged_) {
+    if (site_fp >= from && !pending_.contains(site_fp)) out.push_back(site_fp);
+  }
+  return out;
+}
+
 }  // namespace frontier

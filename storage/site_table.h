@@ -149,6 +149,21 @@ class SiteTable {
   }
   void SwapCache(Cache* other) { cache_.swap(*other); }
 
+  // --- Reading sites.db as if written back (SITE LIST, TopSites) ---
+  // Read-only: a scan of sites.db overlays these instead of writing the
+  // journal back first (FrontierImpl::SettleSites). Call with nothing
+  // buffered (after WriteDirty), inside or outside a transaction.
+  //
+  // The record a scan of sites.db would find for `site_fp` once every
+  // pending record (and the open transaction's journaled ones) were
+  // written back: the transaction's, else the pending one. Null if
+  // sites.db's own record is current; `*erased` tells a site that would
+  // have none.
+  const SiteRecord* Unsettled(uint64_t site_fp, bool* erased) const;
+  // Every site Unsettled() answers for whose fingerprint is at least
+  // `from`, in no order.
+  std::vector<uint64_t> UnsettledFrom(uint64_t from) const;
+
  private:
   // The cache's entry for `site_fp`, made room for.
   SiteRecord& CacheSlot(uint64_t site_fp) {
