@@ -499,6 +499,8 @@ class Frontier {
   virtual uint64_t pages_written_behind() const = 0;
   // Checkpoints and removes log files no longer needed for recovery.
   virtual Status Checkpoint() = 0;
+  // The parts of the last Checkpoint() that succeeded, for the log.
+  virtual CheckpointParts last_checkpoint() const = 0;
   // Checkpoints (unless skip_checkpoint) and closes. Idempotent.
   virtual Status Close(bool skip_checkpoint) = 0;
 

@@ -193,6 +193,7 @@ class FrontierImpl final : public Frontier {
   // Also hands the log files it frees to file_syncer_'s thread for
   // removal, unless a backup pins them.
   Status Checkpoint() override;
+  CheckpointParts last_checkpoint() const override { return last_checkpoint_; }
   Status Close(bool skip_checkpoint) override;
   Status WriteStatus() const override;  // frontier_recovery.cc
   Status RetryWrites() override;        // frontier_recovery.cc
@@ -705,6 +706,7 @@ class FrontierImpl final : public Frontier {
   int64_t write_behind_ms_ = 0;
   int64_t journal_slice_ms_ = 0;  // the last journal write-back slice
   uint64_t journal_replayed_ = 0;  // journal records replayed at open
+  CheckpointParts last_checkpoint_;
   uint64_t pages_written_behind_ = 0;
   // Syncs the database files behind the write-behind while the
   // environment is open (see FileSyncer).

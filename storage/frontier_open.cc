@@ -398,16 +398,23 @@ uint64_t FrontierImpl::DataBytes() const {
 Status FrontierImpl::Checkpoint() {
   if (closed_) return Status::IOError("frontier is closed");
   if (Status s = EndOpenPass(); !s.ok()) return s;
+  CheckpointParts parts;
+  parts.sites_written = sites_.pending();
+  parts.leases_moved = timers_.leases().size();
   // Every pending site record goes to sites.db first: the checkpoint
   // then writes it to the file, and the journal's replay window starts
   // after it.
+  int64_t started = SteadyMs();
   Status s = WriteBackJournal(0, /*all=*/true);
   if (s.ok() && counters_saved_seq_ != commit_seq_.load()) {
     s = SaveCounters();
     if (s.ok()) counters_saved_seq_ = commit_seq_.load();
   }
+  parts.write_back_ms = SteadyMs() - started;
   if (s.ok()) {
+    started = SteadyMs();
     s = bdb::FromDb(env_->txn_checkpoint(0, 0, 0), "txn_checkpoint");
+    parts.checkpoint_ms = SteadyMs() - started;
   }
   if (!s.ok()) {
     write_failure_.Note(s);
@@ -418,8 +425,13 @@ Status FrontierImpl::Checkpoint() {
   // the syncer's thread unlinks them (tens of milliseconds each). A
   // backup's copy may still be reading them: they wait for the next
   // checkpoint after it.
-  if (backup_pinned_) return Status::OK();
-  return RemoveUnusedLogs();
+  if (!backup_pinned_) {
+    started = SteadyMs();
+    s = RemoveUnusedLogs();
+    parts.log_removal_ms = SteadyMs() - started;
+  }
+  if (s.ok()) last_checkpoint_ = parts;
+  return s;
 }
 
 Status FrontierImpl::Close(bool skip_checkpoint) {

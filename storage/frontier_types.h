@@ -80,6 +80,18 @@ struct UrlInfo {
   std::optional<std::string> data;  // its value; nullopt if none
 };
 
+// What the last Checkpoint() did and how long each part kept the loop
+// (issue 19, step 6): the journal's write-back of pending site records and
+// in-memory leases, Berkeley DB's txn_checkpoint (its dirty pages and the
+// data files' syncs) and the removal of log files.
+struct CheckpointParts {
+  uint64_t sites_written = 0;  // pending site records written back
+  uint64_t leases_moved = 0;   // in-memory leases written to Qc
+  int64_t write_back_ms = 0;
+  int64_t checkpoint_ms = 0;   // txn_checkpoint
+  int64_t log_removal_ms = 0;
+};
+
 struct FrontierStats {
   uint64_t urls = 0, queued = 0, leased = 0, done = 0, scheduled = 0,
            dead = 0, excluded = 0, sites = 0, ready_sites = 0;
