@@ -8,6 +8,7 @@ PID.
 import os
 import shutil
 import signal
+import sys
 import tempfile
 
 import redis
@@ -73,6 +74,13 @@ class Cluster:
         return self
 
     def __exit__(self, *exc):
+        if exc and exc[0] is not None:
+            # A failing test leaves the nodes' last log lines in its output
+            # (ctest keeps them): elections and forwarding are read there.
+            for i, node in enumerate(self.nodes):
+                tail = "\n".join(node.logs().splitlines()[-60:])
+                print(f"--- node {i} ({self.hosts[i]}), last log lines:\n"
+                      f"{tail}", file=sys.stderr)
         for node in reversed(self.nodes):
             if node.proc is not None and node.proc.poll() is None:
                 os.kill(node.proc.pid, signal.SIGCONT)
